@@ -440,8 +440,12 @@ class Rules:
 
     Attributes:
         variant: ``"classic"`` (take/pass on a turned card) or ``"contree"`` (bids 80..160).
-        undertrump: ``"required"``: a player who must trump but cannot overtrump plays a lower
-            trump; ``"optional"``: that player may play any card instead.
+        undertrump: a player void in the led suit whose opponent is winning must trump, and
+            must overtrump a trump already played when possible. When that is impossible,
+            ``"required"``: play a lower trump; ``"optional"``: play any card (lower trump or
+            discard). With ``"optional"`` a trick not yet trumped must still be trumped, and a
+            trump lead must still be overtaken when possible (as in the golden hands of
+            ``contree-undertrump-optional.jsonl``).
         second_round_any_suit: classic, second round may also name the turned card's suit.
         all_no_trumps: allow all-trumps and no-trumps contracts (classic: a third round).
         contree_raise_sequence: contrée, after three passes the declarer may raise once,
@@ -592,14 +596,13 @@ class Bid:
     """
 
     kind: BidKind
-    trump: Trump | None = None
+    trump: Trump | None = None  # None for a classic "take" of the turned card's suit
     value: int | None = None
-    named: bool = False  # classic: a take that names its suit ("take:H", "all", "none")
 
     @property
     def code(self) -> str:
         if self.kind is BidKind.TAKE:
-            if self.trump is None or not self.named:
+            if self.trump is None:
                 return "take"
             if isinstance(self.trump, TrumpMode):
                 return self.trump.value
@@ -634,14 +637,14 @@ class Bid:
         if code == "take":
             return cls(BidKind.TAKE)
         if code in ("all", "none"):
-            return cls(BidKind.TAKE, trump_from_str(code), named=True)
+            return cls(BidKind.TAKE, trump_from_str(code))
         head, sep, tail = code.partition(":")
         try:
             trump = trump_from_str(tail)
         except CardError:
             raise IllegalBidError(f"bad bid code {code!r}") from None
         if sep and head == "take" and isinstance(trump, Suit):
-            return cls(BidKind.TAKE, trump, named=True)
+            return cls(BidKind.TAKE, trump)
         if sep and head == "capot":
             return cls(BidKind.VALUE, trump, CAPOT_VALUE)
         if sep and head.isdigit() and int(head) in CONTREE_VALUES:
@@ -653,13 +656,6 @@ PASS = Bid(BidKind.PASS)
 TAKE = Bid(BidKind.TAKE)
 COINCHE = Bid(BidKind.COINCHE)
 SURCOINCHE = Bid(BidKind.SURCOINCHE)
-
-
-def _bid_sort_key(bid: Bid) -> tuple[int, int, int]:
-    kinds = {BidKind.PASS: 0, BidKind.TAKE: 1, BidKind.VALUE: 2, BidKind.COINCHE: 3,
-             BidKind.SURCOINCHE: 4}
-    trump = -1 if bid.trump is None else trump_code(bid.trump)
-    return kinds[bid.kind], bid.value or 0, trump
 
 
 class Bidding:
@@ -724,11 +720,10 @@ class ClassicBidding(Bidding):
             return [PASS, TAKE]
         if self.round == 2:
             return [PASS] + [
-                Bid(BidKind.TAKE, suit, named=True) for suit in Suit
+                Bid(BidKind.TAKE, suit) for suit in Suit
                 if suit != self.turned.suit or self.rules.second_round_any_suit
             ]
-        return [PASS, Bid(BidKind.TAKE, ALL_TRUMPS, named=True),
-                Bid(BidKind.TAKE, NO_TRUMPS, named=True)]
+        return [PASS, Bid(BidKind.TAKE, ALL_TRUMPS), Bid(BidKind.TAKE, NO_TRUMPS)]
 
     def _apply(self, bid: Bid) -> None:
         if bid.kind is BidKind.TAKE:
@@ -1317,7 +1312,8 @@ class PlayState:
         if self.played != 32:
             raise BeloteError("the hand is not over")
         return score_hand(self.contract, self.rules, self.card_points, self.tricks_won,
-                          self.belote, self.announced, self.first_leader, carried)
+                          self.belote, self.announced, self.first_leader, carried,
+                          last_trick_team=self.tricks[-1].winner % 2)
 
 
 # ---------------------------------------------------------------------------
@@ -1359,7 +1355,6 @@ class HandScore:
     announcement_team: int | None = None
     multiplier: int = 1
     contract_value: int | None = None
-    details: dict[str, Any] = field(default_factory=dict)
 
     @property
     def is_capot(self) -> bool:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import doctest
 import random
 
 import pytest
 
+from games.belote import bots
 from games.belote.bots import (
     HeuristicBot,
     RandomBot,
@@ -169,6 +171,19 @@ def win_rate(rules: Rules, matches: int) -> float:
         assert max(result.scores) >= rules.target
         wins += result.winner == 0
     return wins / matches
+
+
+def test_target_ends_the_match() -> None:
+    heuristic = HeuristicBot(random.Random(1))
+    rand = RandomBot(random.Random(2))
+    short = play_match(Rules(target=501), [heuristic, rand, heuristic, rand], random.Random(3))
+    long = play_match(Rules(), [heuristic, rand, heuristic, rand], random.Random(3))
+    assert 501 <= max(short.scores) < 1000 <= max(long.scores)
+    assert short.hands_played < long.hands_played
+
+
+def test_bots_doctests_pass() -> None:
+    assert doctest.testmod(bots).failed == 0
 
 
 def test_heuristic_team_beats_random_team_in_classic() -> None:

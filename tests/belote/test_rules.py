@@ -192,6 +192,18 @@ def test_a_whole_hand_is_tracked() -> None:
         state.play(Card.from_str("7S"))
     score = state.score()
     assert score.capot_team == 0 and score.hand_score == (272, 0)
+    assert score.dix_de_der == (10, 0)
+
+
+def test_dix_de_der_goes_to_the_last_trick() -> None:
+    state = PlayState(DEAL, Contract(H, taker=1), leader=0)
+    # seat 0 leads spades from the bottom; seat 1 (hearts) trumps every trick
+    while not state.is_over:
+        state.play(state.legal_cards()[0])
+    assert state.tricks[-1].winner == 1
+    score = state.score()
+    assert score.dix_de_der == (0, 10)
+    assert state.tricks[-1].points == sum(card_points(c, H) for c in state.tricks[-1].cards) + 10
 
 
 @pytest.mark.parametrize(("hands", "message"), [
