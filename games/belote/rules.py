@@ -1168,6 +1168,20 @@ class PlayState:
         else:
             self.announced = [[], [], [], []]
 
+    @classmethod
+    def from_plays(cls, hands: Sequence[Iterable[Card] | int], contract: Contract, leader: int,
+                   rules: Rules | None = None, plays: Iterable[Card | str] = ()) -> PlayState:
+        """Rebuild a state from the starting hands and the cards played so far (checked).
+
+        Raises:
+            CardError: bad hands.
+            IllegalMoveError: an illegal play.
+        """
+        state = cls(hands, contract, leader, rules)
+        for card in plays:
+            state.play(card)
+        return state
+
     # -- queries
     @property
     def is_over(self) -> bool:
@@ -1201,13 +1215,17 @@ class PlayState:
         return self._win_seat if self.trick else None
 
     # -- moves
-    def play(self, card: Card, seat: int | None = None) -> Trick | None:
-        """Play ``card`` for the seat to play, checking it; returns the trick it completes.
+    def play(self, card: Card | str, seat: int | None = None) -> Trick | None:
+        """Play ``card`` (a `Card` or its code) for the seat to play, checking it; returns
+        the trick it completes.
 
         Raises:
+            CardError: a malformed card code.
             IllegalMoveError: the hand is over, it is not ``seat``'s turn, or the card is
                 not held or not legal.
         """
+        if isinstance(card, str):
+            card = Card.from_str(card)
         if self.played == 32:
             raise IllegalMoveError("the hand is over")
         if seat is not None and seat != self.to_play:

@@ -195,6 +195,19 @@ def test_a_whole_hand_is_tracked() -> None:
     assert score.dix_de_der == (10, 0)
 
 
+def test_a_state_can_be_rebuilt_from_its_plays() -> None:
+    state = PlayState(DEAL, Contract(H, taker=1), leader=0)
+    for _ in range(9):
+        state.play(state.legal_cards()[0])
+    plays = [card for trick in state.tricks for card in trick.cards] + state.trick
+    rebuilt = PlayState.from_plays(DEAL, Contract(H, taker=1), 0, Rules(),
+                                   [str(card) for card in plays])
+    assert rebuilt.to_play == state.to_play and rebuilt.trick == state.trick
+    assert rebuilt.card_points == state.card_points and rebuilt.hands == state.hands
+    with pytest.raises(IllegalMoveError, match="seat 1 played 8C but does not hold it"):
+        PlayState.from_plays(DEAL, Contract(H, taker=1), 0, Rules(), ["7S", "8C"])
+
+
 def test_dix_de_der_goes_to_the_last_trick() -> None:
     state = PlayState(DEAL, Contract(H, taker=1), leader=0)
     # seat 0 leads spades from the bottom; seat 1 (hearts) trumps every trick
