@@ -329,9 +329,9 @@ class MatchResult:
     hands_cancelled: int
 
 
-def play_hand(rules: Rules, bots: Sequence[Bot], rng: random.Random, dealer: int,
-              carried: int = 0) -> tuple[Contract | None, PlayState | None]:
-    """Deal with ``rng``, run the bidding and the play with ``bots``; the score is
+def play_hand(rules: Rules, bots: Sequence[Bot], rng: random.Random,
+              dealer: int) -> tuple[Contract | None, PlayState | None]:
+    """Deal with ``rng``, run the bidding and the play with ``bots``; score the hand with
     ``state.score(carried)``. Returns ``(None, None)`` when everybody passed."""
     deck = list(CARDS)
     rng.shuffle(deck)
@@ -373,7 +373,7 @@ def play_match(rules: Rules, bots: Sequence[Bot], rng: random.Random,
     carried = 0
     played = cancelled = 0
     while played + cancelled < max_hands:
-        contract, state = play_hand(rules, bots, rng, dealer, carried)
+        contract, state = play_hand(rules, bots, rng, dealer)
         dealer = (dealer + 1) % 4
         if state is None:
             cancelled += 1
