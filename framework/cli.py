@@ -1,0 +1,249 @@
+"""The ``arena`` command: thin click wrappers over functions that tests call directly."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from framework.errors import ArenaError, UserError
+from framework.site import Site
+
+
+def _fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(1)
+
+
+def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Errors a user can cause print one line and exit 1; no traceback."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except ArenaError as exc:
+            _fail(str(exc))
+        except (FileNotFoundError, PermissionError, IsADirectoryError) as exc:
+            _fail(str(exc))
+
+    return wrapper
+
+
+class ArenaGroup(click.Group):
+    """Also offers each game's own commands (``games/<g>/cli.py``'s ``cli`` group) as
+    ``arena <game> ...``, found at run time so ``framework`` never imports ``games``."""
+
+    def _game_group(self, ctx: click.Context, name: str) -> click.Command | None:
+        from framework.registry import discover
+
+        try:
+            package = discover().get(name)
+        except ArenaError:
+            return None
+        if package is None or importlib.util.find_spec(f"{package}.cli") is None:
+            return None
+        group = getattr(importlib.import_module(f"{package}.cli"), "cli", None)
+        return group if isinstance(group, click.Command) else None
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return super().get_command(ctx, cmd_name) or self._game_group(ctx, cmd_name)
+
+
+@click.group(cls=ArenaGroup)
+@click.option("--instance", type=click.Path(path_type=Path), envvar="ARENA_INSTANCE",
+              default=Path("instance"), show_default=True, help="Folder of the local site.")
+@click.pass_context
+def main(ctx: click.Context, instance: Path) -> None:
+    """Arena: a local Board Game Arena studio."""
+    ctx.ensure_object(dict)
+    ctx.obj["instance"] = instance
+
+
+def site_of(ctx: click.Context) -> Site:
+    if "site" not in ctx.obj:
+        ctx.obj["site"] = Site.open(ctx.obj["instance"])
+        ctx.call_on_close(ctx.obj["site"].close)
+    site: Site = ctx.obj["site"]
+    return site
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=5000, show_default=True, type=int)
+@click.option("--debug/--no-debug", default=False)
+@click.pass_context
+@guarded
+def serve(ctx: click.Context, host: str, port: int, debug: bool) -> None:
+    """Start the local studio in the browser."""
+    from framework.web import create_app
+
+    app = create_app({"ARENA_INSTANCE": str(Path(ctx.obj["instance"]).resolve())})
+    click.echo(f"Arena studio on http://{host}:{port}/")
+    app.run(host=host, port=port, debug=debug, threaded=True)
+
+
+@main.command("games")
+@click.pass_context
+@guarded
+def games_cmd(ctx: click.Context) -> None:
+    """List the installed games (and those whose files are broken)."""
+    site = site_of(ctx)
+    for name in site.registry.names():
+        try:
+            g = site.registry.get(name)
+            click.echo(f"{name}\t{g.info.display_name}\t{g.info.min_players}-{g.info.max_players} players")
+        except ArenaError as exc:
+            click.echo(f"{name}\tBROKEN: {exc}")
+
+
+@main.command("new-game")
+@click.argument("name")
+@click.option("--dir", "games_dir", type=click.Path(path_type=Path), default=Path("games"),
+              show_default=True, help="Folder that holds the games.")
+@guarded
+def new_game_cmd(name: str, games_dir: Path) -> None:
+    """Create games/NAME/: a small, complete, playable game to start from."""
+    from framework.scaffold import new_game
+
+    if not games_dir.is_dir():
+        raise UserError("No folder ${path}: run this at the top of your Arena checkout or pass --dir",
+                        "no_games_dir", path=str(games_dir))
+    target = new_game(name, games_dir)
+    click.echo(f"created {target}")
+    click.echo(f"play it: arena table create {name} --players 2; test it: pytest {target}")
+
+
+@main.group()
+def table() -> None:
+    """Create, show and play game tables."""
+
+
+def _parse_pairs(pairs: tuple[str, ...], what: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise UserError("${what} ${pair} must be written KEY=VALUE", "bad_syntax", what=what, pair=pair)
+        key, value = pair.split("=", 1)
+        out[key.strip()] = value.strip()
+    return out
+
+
+@table.command("create")
+@click.argument("game")
+@click.option("--players", "-p", type=int, default=0, help="Number of test players.")
+@click.option("--option", "-o", "options", multiple=True, help="ID=VALUE (or KEY=VALUE).")
+@click.option("--seed", default=None)
+@click.option("--bot", "bots", type=int, multiple=True, help="Seat (0-based) played by a bot.")
+@click.option("--production", is_flag=True, help="A production table (runs the deployed release).")
+@click.pass_context
+@guarded
+def table_create(ctx: click.Context, game: str, players: int, options: tuple[str, ...],
+                 seed: str | None, bots: tuple[int, ...], production: bool) -> None:
+    """Create a table and print its id."""
+    site = site_of(ctx)
+    count = players or site.registry.get(game).info.min_players
+    table_id = site.runtime.create_table(
+        game, count, _parse_pairs(options, "Option"), seed=seed, bots=bots,
+        mode="production" if production else "studio",
+    )
+    click.echo(table_id)
+
+
+def _player_id(site: Site, table_id: int, who: str) -> int:
+    data = site.runtime.get_data(table_id, None)
+    for p in data["players"].values():
+        if who in (str(p["id"]), p["name"]):
+            return int(p["id"])
+    names = ", ".join(f"{p['name']} ({p['id']})" for p in data["players"].values())
+    raise UserError("No player ${who} at table ${table}; players: ${names}", "unknown_player",
+                    who=who, table=table_id, names=names)
+
+
+@table.command("show")
+@click.argument("table_id", type=int)
+@click.option("--as", "as_player", default=None, help="Player name or id (default: spectator).")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+@guarded
+def table_show(ctx: click.Context, table_id: int, as_player: str | None, as_json: bool) -> None:
+    """What a player (or a spectator) sees of a table."""
+    site = site_of(ctx)
+    pid = _player_id(site, table_id, as_player) if as_player else None
+    data = site.runtime.get_data(table_id, pid)
+    if as_json:
+        click.echo(json.dumps(data, indent=2, sort_keys=True, default=str))
+        return
+    gs = data["gamestate"]
+    click.echo(f"table {table_id} ({data['game']}), state {gs['id']} {gs['name']}, "
+               f"progression {data['progression']}%")
+    acting = pid is not None and pid in [*gs["multiactive"], gs["active_player"]]
+    text = gs["descriptionmyturn"] if acting else gs["description"]
+    if text:
+        click.echo(text)
+    for p in data["players"].values():
+        flags = " (zombie)" if p["zombie"] else ""
+        flags += " (bot)" if p["bot"] else ""
+        active = "*" if p["id"] == gs["active_player"] or p["id"] in gs["multiactive"] else " "
+        click.echo(f" {active} {p['name']} [{p['id']}] score {p['score']}{flags}")
+
+
+@table.command("act")
+@click.argument("table_id", type=int)
+@click.argument("player")
+@click.argument("action")
+@click.argument("args", nargs=-1)
+@click.pass_context
+@guarded
+def table_act(ctx: click.Context, table_id: int, player: str, action: str, args: tuple[str, ...]) -> None:
+    """Act as PLAYER (name or id): arena table act 1 player1 draw, or ... play_card card=5"""
+    site = site_of(ctx)
+    pid = _player_id(site, table_id, player)
+    result = site.runtime.act(table_id, pid, action, _parse_pairs(args, "Argument"))
+    click.echo(f"ok: state {result.state}" + (" (game over)" if result.game_over else ""))
+
+
+@main.group()
+def db() -> None:
+    """The platform database."""
+
+
+@db.command("upgrade")
+@click.pass_context
+@guarded
+def db_upgrade(ctx: click.Context) -> None:
+    """Apply the platform database's pending Alembic revisions."""
+    from framework.platform.db import current_revision, upgrade_platform
+
+    site = Site.open(ctx.obj["instance"], migrate=False)
+    before = current_revision(site.platform)
+    after = upgrade_platform(site.platform)
+    site.close()
+    click.echo(f"platform database: {before or 'empty'} -> {after}")
+
+
+@main.group()
+def bench() -> None:
+    """Benchmarks; each prints one JSON object."""
+
+
+@bench.command("runtime")
+@click.option("--actions", default=5000, show_default=True)
+@click.option("--tables", default=20, show_default=True)
+@guarded
+def bench_runtime_cmd(actions: int, tables: int) -> None:
+    """Actions/s through the runtime on the scaffolded game (SQLite file per table)."""
+    from framework.bench import bench_runtime
+
+    click.echo(json.dumps(bench_runtime(actions=actions, tables=tables)))
+
+
+if __name__ == "__main__":
+    main()

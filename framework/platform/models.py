@@ -1,0 +1,125 @@
+"""The platform database: players, the registry of game tables, statistics history, logs.
+
+Plain SQLAlchemy declarative models: Flask-SQLAlchemy uses them through ``model_class``
+and the CLI, runtime and tests through an ordinary engine. Schema changes are Alembic
+revisions in ``migrations/``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from framework.table import utcnow
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class Player(Base):
+    """A person (or a studio test player, or a bot) who can sit at tables."""
+
+    __tablename__ = "players"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(32), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(256))
+    language: Mapped[str | None] = mapped_column(String(8))
+    is_test: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class GameTableRecord(Base):
+    """One game table (its moves live in its own database)."""
+
+    __tablename__ = "game_tables"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(64), index=True)
+    mode: Mapped[str] = mapped_column(String(16), default="studio")  # studio | production
+    release_version: Mapped[str | None] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16), default="setup")  # setup|playing|finished
+    blocked: Mapped[bool] = mapped_column(Boolean, default=False)
+    seed: Mapped[str] = mapped_column(String(64))
+    options: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)
+    state_name: Mapped[str | None] = mapped_column(String(64))
+    progression: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime)
+
+
+class TableSeat(Base):
+    """Who sits at a table, and their result once it has finished."""
+
+    __tablename__ = "table_seats"
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    player_no: Mapped[int] = mapped_column(Integer)
+    is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    score: Mapped[int | None] = mapped_column(Integer)
+    score_aux: Mapped[int | None] = mapped_column(Integer)
+    rank: Mapped[int | None] = mapped_column(Integer)
+
+
+class GameRecord(Base):
+    """A game's platform-wide status (alpha/beta/gold, blocked, production release)."""
+
+    __tablename__ = "games"
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    status: Mapped[str] = mapped_column(String(8), default="alpha")
+    blocked: Mapped[bool] = mapped_column(Boolean, default=False)
+    production_version: Mapped[str | None] = mapped_column(String(16))
+
+
+class StatRecord(Base):
+    """One statistic of one finished table, keyed by the stat's stable id."""
+
+    __tablename__ = "stat_history"
+    __table_args__ = (
+        UniqueConstraint("table_id", "stat_id", "player_id", "scope"),
+        Index("ix_stat_history_player_game", "player_id", "game"),
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"))
+    game: Mapped[str] = mapped_column(String(64))
+    scope: Mapped[str] = mapped_column(String(8))  # table | player
+    stat_id: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[int | None] = mapped_column(Integer)
+    value: Mapped[float] = mapped_column(Float)
+    release_version: Mapped[str | None] = mapped_column(String(16))
+    recorded_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class TableErrorRecord(Base):
+    """A traceback from game code, for the table's error log in the studio."""
+
+    __tablename__ = "table_errors"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(Integer, index=True)
+    player_id: Mapped[int | None] = mapped_column(Integer)
+    action: Mapped[str | None] = mapped_column(String(64))
+    message: Mapped[str] = mapped_column(Text)
+    traceback: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

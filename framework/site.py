@@ -1,0 +1,59 @@
+"""One Arena site: the platform database, the game tables' store, the games and the runtime."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlalchemy import Engine
+
+from framework.platform.db import create_platform_engine, upgrade_platform
+from framework.registry import GameRegistry
+from framework.runtime import Runtime
+from framework.storage.base import TableStore
+from framework.storage.sqlite import SQLiteStore
+
+
+def default_instance_path() -> Path:
+    return Path(os.environ.get("ARENA_INSTANCE", "instance")).resolve()
+
+
+@dataclass
+class Site:
+    """Everything a request, a CLI command or a test needs, built from one configuration.
+
+    ``database_url`` (``ARENA_DATABASE_URL``) picks the backend; the default is SQLite
+    files under ``instance_path``, created on first use, platform schema migrated.
+    """
+
+    instance_path: Path
+    database_url: str
+    platform: Engine
+    store: TableStore
+    registry: GameRegistry
+    runtime: Runtime = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.runtime = Runtime(self.platform, self.store, self.registry)
+
+    @classmethod
+    def open(
+        cls,
+        instance_path: Path | str | None = None,
+        database_url: str | None = None,
+        registry: GameRegistry | None = None,
+        migrate: bool = True,
+    ) -> Site:
+        path = Path(instance_path).resolve() if instance_path else default_instance_path()
+        path.mkdir(parents=True, exist_ok=True)
+        url = database_url or os.environ.get("ARENA_DATABASE_URL") or f"sqlite:///{path / 'platform.sqlite'}"
+        engine = create_platform_engine(url)
+        if migrate:
+            upgrade_platform(engine)
+        store = SQLiteStore(path / "tables")
+        return cls(path, url, engine, store, registry or GameRegistry())
+
+    def close(self) -> None:
+        self.store.close()
+        self.platform.dispose()

@@ -1,0 +1,66 @@
+"""The interface of a per-table database, implemented by each backend."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+Target = Literal["sqlite", "postgresql", "mysql"]
+
+COPY_PREFIXES = ("zz_replay1_", "zz_replay2_", "zz_replay3_", "zz_savepoint_")
+SLOT_PREFIXES = {1: "zz_replay1_", 2: "zz_replay2_", 3: "zz_replay3_"}
+SAVEPOINT_PREFIX = "zz_savepoint_"
+
+
+@dataclass
+class Result:
+    """Rows of one statement (as dicts, in column order) and what it changed."""
+
+    rows: list[dict[str, Any]]
+    rowcount: int
+    lastrowid: int | None
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return iter(self.rows)
+
+
+class TableConnection(Protocol):
+    """One open connection to one game table's database, inside a transaction."""
+
+    dialect: Target
+    table_id: int
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
+        """Run one statement written in this backend's own dialect."""
+
+    def table_names(self) -> list[str]:
+        """Every table in this game table's database, sorted."""
+
+    def column_names(self, table: str) -> list[str]:
+        """The columns of ``table``, in order."""
+
+    def copy_structure(self, source: str, target: str) -> None:
+        """Create ``target`` with the columns of ``source`` (no rows)."""
+
+    def dbapi_connection(self) -> Any:
+        """The raw DB-API connection (for Alembic's operations)."""
+
+
+class TableStore(Protocol):
+    """Where the game tables' databases live: files, schemas or databases."""
+
+    dialect: Target
+
+    def exists(self, table_id: int) -> bool: ...
+
+    def create(self, table_id: int) -> AbstractContextManager[TableConnection]:
+        """A new, empty database for ``table_id``, in a transaction: removed on failure."""
+
+    def connect(self, table_id: int, write: bool = True) -> AbstractContextManager[TableConnection]:
+        """The table's database in a transaction (locked for writing when ``write``)."""
+
+    def drop(self, table_id: int) -> None: ...
+
+    def close(self) -> None: ...

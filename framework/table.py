@@ -1,0 +1,742 @@
+"""The API a game sees: BGA's ``Table`` class, in snake_case Python.
+
+One instance serves one request inside one transaction on the table's own database;
+nothing survives in memory between requests.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from framework.errors import GameSystemError, NotYourTurnError, UserError
+from framework.i18n import MessageFormatError, format_message
+from framework.states import END_STATE_ID, State, StateType
+from framework.storage.base import Result, TableConnection
+from framework.storage.dialect import translate_query
+
+if TYPE_CHECKING:
+    from framework.registry import GameDefinition
+
+# Framework globals (ids 1..9, as on BGA); games use 10..89, options 100..199.
+GLOBAL_STATE = 1
+GLOBAL_ACTIVE_PLAYER = 2
+GLOBAL_MOVE = 3
+GLOBAL_PROGRESSION = 4
+GAME_GLOBAL_MIN, GAME_GLOBAL_MAX = 10, 89
+OPTION_GLOBAL_MIN, OPTION_GLOBAL_MAX = 100, 199
+
+TIME_FORMAT = "%Y-%m-%d %H:%M:%S.%f"
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def to_datetime(value: Any) -> datetime | None:
+    """A DATETIME column's value as a naive UTC datetime (drivers differ)."""
+    if value is None or isinstance(value, datetime):
+        return value
+    text = str(value)
+    for fmt in (TIME_FORMAT, "%Y-%m-%d %H:%M:%S"):
+        try:
+            return datetime.strptime(text, fmt)
+        except ValueError:
+            continue
+    raise ValueError(f"not a DATETIME: {text!r}")
+
+
+@dataclass
+class ActionContext:
+    """What the runtime hands to a Table for one request."""
+
+    db: TableConnection
+    current_player_id: int | None = None
+    now: Callable[[], datetime] = utcnow
+    # Filled by the table during the request, read by the runtime afterwards.
+    savepoint_requested: bool = False
+    last_packet_id: int | None = None  # id of the last notification written in this request
+    active_at_start: frozenset[int] | None = None
+    restore_requested: bool = False
+    entered_states: list[int] = field(default_factory=list)
+
+
+class Table:
+    """Base class of a game's table (BGA's ``Table``). Subclass it in ``games/<g>/game.py``.
+
+    Hooks to override: ``setup_new_game``, ``get_all_datas``, ``get_game_progression``,
+    ``zombie_turn``, ``upgrade_table_db``. State actions are ``st_*``, state args ``arg_*``,
+    player actions ``act_*`` (wired by name from ``possible_actions``, arguments typed).
+    """
+
+    definition: ClassVar[GameDefinition]
+    #: label -> global id (10..89) of the game's own globals; options are added by key.
+    GLOBALS: ClassVar[Mapping[str, int]] = {}
+
+    def __init__(self, ctx: ActionContext) -> None:
+        self._ctx = ctx
+        self._db = ctx.db
+        self._labels: dict[str, int] = {
+            opt.key: opt.id for opt in self.definition.options.options.values()
+        }
+        self._labels.update(self.GLOBALS)
+        self._random: random.Random | None = None
+        # Per-request caches of the global and player tables; a statement of the game's
+        # that writes either table drops the matching cache.
+        self._globals: dict[int, int | None] | None = None
+        self._players: dict[int, dict[str, Any]] | None = None
+        self.gamestate = GameStateMachine(self)
+
+    # ----------------------------------------------------------------- hooks for games
+    def setup_new_game(self, players: Mapping[int, Mapping[str, Any]], options: Mapping[int, int]) -> None:
+        """Called once, when the table is created; players are already in ``player``."""
+
+    def get_all_datas(self, player_id: int | None) -> dict[str, Any]:
+        """Everything ``player_id`` may see (None: a spectator). Never another's hidden cards."""
+        return {}
+
+    def get_game_progression(self) -> int:
+        """0..100."""
+        return 0
+
+    def zombie_turn(self, state: State, active_player: int) -> None:
+        """Play for a player who left: must make the game move on."""
+        raise GameSystemError(
+            f"{type(self).__name__} does not implement zombie_turn (state {state.name!r})"
+        )
+
+    def upgrade_table_db(self, from_version: int) -> None:
+        """Bring a table created by an older release up to this one's schema."""
+
+    # ----------------------------------------------------------------- SQL helpers
+    def db_query(self, sql: str, params: Sequence[Any] = ()) -> Result:
+        """Run one statement written in MySQL's dialect (``%s`` for parameters)."""
+        if not sql.lstrip()[:6].upper() == "SELECT":
+            lowered = sql.lower()
+            if "global" in lowered:
+                self._globals = None
+            if "player" in lowered:
+                self._players = None
+        return self._db.execute(translate_query(sql, self._db.dialect), params)
+
+    def db_get_last_id(self, result: Result) -> int | None:
+        return result.lastrowid
+
+    def db_affected_row(self, result: Result) -> int:
+        return result.rowcount
+
+    def get_object_list_from_db(
+        self, sql: str, params: Sequence[Any] = (), single_column: bool = False
+    ) -> list[Any]:
+        rows = self.db_query(sql, params).rows
+        if single_column:
+            return [next(iter(r.values())) for r in rows]
+        return rows
+
+    def get_object_from_db(self, sql: str, params: Sequence[Any] = ()) -> dict[str, Any] | None:
+        """The one row the query returns, or None.
+
+        Raises:
+            GameSystemError: the query returned more than one row.
+        """
+        rows = self.db_query(sql, params).rows
+        if len(rows) > 1:
+            raise GameSystemError(f"get_object_from_db: {len(rows)} rows for {sql!r}")
+        return rows[0] if rows else None
+
+    def get_non_empty_object_from_db(self, sql: str, params: Sequence[Any] = ()) -> dict[str, Any]:
+        row = self.get_object_from_db(sql, params)
+        if row is None:
+            raise GameSystemError(f"get_non_empty_object_from_db: no row for {sql!r}")
+        return row
+
+    def get_unique_value_from_db(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """The first column of the one row returned, or None when no row.
+
+        Raises:
+            GameSystemError: more than one row.
+        """
+        row = self.get_object_from_db(sql, params)
+        return None if row is None else next(iter(row.values()))
+
+    def get_collection_from_db(
+        self, sql: str, params: Sequence[Any] = (), single: bool = False
+    ) -> dict[Any, Any]:
+        """Rows keyed by their first column.
+
+        Raises:
+            GameSystemError: two rows share a key (BGA silently keeps the last one).
+        """
+        out: dict[Any, Any] = {}
+        for row in self.db_query(sql, params).rows:
+            values = list(row.values())
+            key = values[0]
+            if key in out:
+                raise GameSystemError(
+                    f"get_collection_from_db: key {key!r} appears twice in {sql!r}"
+                )
+            out[key] = values[1] if single else row
+        return out
+
+    def get_double_key_collection_from_db(
+        self, sql: str, params: Sequence[Any] = (), single: bool = False
+    ) -> dict[Any, dict[Any, Any]]:
+        out: dict[Any, dict[Any, Any]] = {}
+        for row in self.db_query(sql, params).rows:
+            values = list(row.values())
+            out.setdefault(values[0], {})[values[1]] = values[2] if single else row
+        return out
+
+    # ----------------------------------------------------------------- globals
+    def init_game_state_labels(self, labels: Mapping[str, int]) -> None:
+        for label, gid in labels.items():
+            if not GAME_GLOBAL_MIN <= gid <= GAME_GLOBAL_MAX and not (
+                OPTION_GLOBAL_MIN <= gid <= OPTION_GLOBAL_MAX
+            ):
+                raise GameSystemError(
+                    f"global {label!r}: ids are 10..89 (game) or 100..199 (options), not {gid}"
+                )
+            self._labels[label] = gid
+
+    def _global_id(self, label: str | int) -> int:
+        if isinstance(label, int):
+            return label
+        try:
+            return self._labels[label]
+        except KeyError:
+            raise GameSystemError(
+                f"unknown global {label!r}: declare it in GLOBALS or init_game_state_labels"
+            ) from None
+
+    def set_game_state_initial_value(self, label: str | int, value: int) -> None:
+        self._write_global(self._global_id(label), value)
+
+    def get_game_state_value(self, label: str | int, default: int | None = None) -> int | None:
+        if self._globals is None:
+            rows = self._db.execute(
+                translate_query("SELECT global_id, global_value FROM global", self._db.dialect)
+            ).rows
+            self._globals = {
+                int(r["global_id"]): None if r["global_value"] is None else int(r["global_value"])
+                for r in rows
+            }
+        value = self._globals.get(self._global_id(label))
+        return default if value is None else value
+
+    def set_game_state_value(self, label: str | int, value: int) -> None:
+        self._write_global(self._global_id(label), value)
+
+    def inc_game_state_value(self, label: str | int, delta: int = 1) -> int:
+        gid = self._global_id(label)
+        value = (self.get_game_state_value(gid) or 0) + delta
+        self._write_global(gid, value)
+        return value
+
+    def get_option(self, key: str | int) -> int:
+        """A game option's value for this table."""
+        value = self.get_game_state_value(key)
+        if value is None:
+            opt = self.definition.options.by_key.get(str(key)) or self.definition.options.options.get(
+                key if isinstance(key, int) else -1
+            )
+            if opt is None:
+                raise GameSystemError(f"unknown option {key!r}")
+            return opt.default
+        return value
+
+    def _write_global(self, gid: int, value: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise GameSystemError(f"globals hold integers; got {value!r} for global {gid}")
+        res = self._db.execute(
+            translate_query("UPDATE global SET global_value = %s WHERE global_id = %s", self._db.dialect),
+            (value, gid),
+        )
+        if res.rowcount == 0:
+            self._db.execute(
+                translate_query("INSERT INTO global (global_id, global_value) VALUES (%s, %s)",
+                                self._db.dialect), (gid, value),
+            )
+        if self._globals is not None:
+            self._globals[gid] = value
+
+    def _read_global(self, gid: int) -> int | None:
+        return self.get_game_state_value(gid)
+
+    # ----------------------------------------------------------------- statistics
+    def init_stat(
+        self, scope: str, key: str, value: float | int | bool, player_id: int | None = None
+    ) -> None:
+        """Create a statistic; player scope without ``player_id`` initialises every player."""
+        stat = self.definition.stats.get(scope, key)
+        stored = stat.coerce(value)
+        if scope == "table":
+            targets: list[int | None] = [None]
+        else:
+            targets = [player_id] if player_id is not None else list(self.load_players_basic_infos())
+        for pid in targets:
+            self.db_query(
+                "DELETE FROM stats WHERE stats_type = %s AND stats_player_id "
+                + ("IS NULL" if pid is None else "= %s"),
+                (stat.id,) if pid is None else (stat.id, pid),
+            )
+            self.db_query(
+                "INSERT INTO stats (stats_type, stats_player_id, stats_value) VALUES (%s, %s, %s)",
+                (stat.id, pid, stored),
+            )
+
+    def _stat_row(self, key: str, player_id: int | None) -> tuple[Any, Any]:
+        scope = "table" if player_id is None else "player"
+        stat = self.definition.stats.get(scope, key)
+        if player_id is None:
+            row = self.get_object_from_db(
+                "SELECT stats_id, stats_value FROM stats WHERE stats_type = %s "
+                "AND stats_player_id IS NULL", (stat.id,),
+            )
+        else:
+            row = self.get_object_from_db(
+                "SELECT stats_id, stats_value FROM stats WHERE stats_type = %s "
+                "AND stats_player_id = %s", (stat.id, player_id),
+            )
+        if row is None:
+            who = "" if player_id is None else f" for player {player_id}"
+            raise GameSystemError(f"statistic {key!r}{who} was never initialised (init_stat)")
+        return stat, row
+
+    def set_stat(self, value: float | int | bool, key: str, player_id: int | None = None) -> None:
+        stat, row = self._stat_row(key, player_id)
+        self.db_query(
+            "UPDATE stats SET stats_value = %s WHERE stats_id = %s", (stat.coerce(value), row["stats_id"])
+        )
+
+    def inc_stat(self, delta: float | int, key: str, player_id: int | None = None) -> None:
+        stat, row = self._stat_row(key, player_id)
+        if stat.type == "bool":
+            raise GameSystemError(f"statistic {key!r} is a bool: use set_stat")
+        self.db_query(
+            "UPDATE stats SET stats_value = stats_value + %s WHERE stats_id = %s",
+            (stat.coerce(delta), row["stats_id"]),
+        )
+
+    def get_stat(self, key: str, player_id: int | None = None) -> float | int | bool:
+        stat, row = self._stat_row(key, player_id)
+        return stat.to_python(float(row["stats_value"]))
+
+    # ----------------------------------------------------------------- players
+    def load_players_basic_infos(self) -> dict[int, dict[str, Any]]:
+        """player_id -> id, name, color, no, zombie, eliminated (ordered by player_no)."""
+        return {pid: dict(p) for pid, p in self._player_rows().items()}
+
+    def _player_rows(self) -> dict[int, dict[str, Any]]:
+        if self._players is None:
+            rows = self.db_query(
+                "SELECT player_id, player_name, player_color, player_no, player_zombie, "
+                "player_eliminated, player_ai, player_is_multiactive FROM player ORDER BY player_no"
+            ).rows
+            self._players = {
+                int(r["player_id"]): {
+                    "player_id": int(r["player_id"]),
+                    "player_name": r["player_name"],
+                    "player_color": r["player_color"],
+                    "player_no": int(r["player_no"]),
+                    "player_zombie": int(r["player_zombie"]),
+                    "player_eliminated": int(r["player_eliminated"]),
+                    "player_ai": int(r["player_ai"]),
+                    "player_is_multiactive": int(r["player_is_multiactive"]),
+                }
+                for r in rows
+            }
+        return self._players
+
+    def get_players_number(self) -> int:
+        return int(self.get_unique_value_from_db("SELECT COUNT(*) FROM player"))
+
+    def get_current_player_id(self) -> int:
+        """The player who sent this request.
+
+        Raises:
+            GameSystemError: no player sent it (a game state, a zombie turn, setup).
+        """
+        if self._ctx.current_player_id is None:
+            raise GameSystemError(
+                "get_current_player_id: no current player here (game state, zombie turn or setup)"
+            )
+        return self._ctx.current_player_id
+
+    def get_current_player_name(self) -> str:
+        return str(self.load_players_basic_infos()[self.get_current_player_id()]["player_name"])
+
+    def get_active_player_id(self) -> int:
+        return int(self._read_global(GLOBAL_ACTIVE_PLAYER) or 0)
+
+    def get_active_player_name(self) -> str:
+        return str(self.load_players_basic_infos()[self.get_active_player_id()]["player_name"])
+
+    def get_player_name_by_id(self, player_id: int) -> str:
+        return str(self._player_rows()[player_id]["player_name"])
+
+    def create_next_player_table(self, player_ids: Sequence[int], loop: bool = True) -> dict[int, int]:
+        table: dict[int, int] = {}
+        ids = list(player_ids)
+        for i, pid in enumerate(ids[:-1]):
+            table[pid] = ids[i + 1]
+        if ids:
+            if loop:
+                table[ids[-1]] = ids[0]
+            table[0] = ids[0]
+        return table
+
+    def _seating(self, include_out: bool = False) -> list[int]:
+        infos = self._player_rows()
+        return [
+            pid for pid, p in infos.items()
+            if include_out or not p["player_eliminated"]
+        ]
+
+    def get_next_player_table(self) -> dict[int, int]:
+        """player -> next player in player_no order (key 0: the first player)."""
+        return self.create_next_player_table(self._seating(include_out=True))
+
+    def get_prev_player_table(self) -> dict[int, int]:
+        return self.create_next_player_table(list(reversed(self._seating(include_out=True))))
+
+    def get_player_after(self, player_id: int) -> int:
+        """The next player still in the game after ``player_id`` (eliminated ones skipped)."""
+        order = self._seating(include_out=True)
+        infos = self._player_rows()
+        i = order.index(player_id)
+        for step in range(1, len(order) + 1):
+            candidate = order[(i + step) % len(order)]
+            if not infos[candidate]["player_eliminated"]:
+                return candidate
+        return player_id
+
+    def get_player_before(self, player_id: int) -> int:
+        order = list(reversed(self._seating(include_out=True)))
+        infos = self._player_rows()
+        i = order.index(player_id)
+        for step in range(1, len(order) + 1):
+            candidate = order[(i + step) % len(order)]
+            if not infos[candidate]["player_eliminated"]:
+                return candidate
+        return player_id
+
+    def active_next_player(self) -> int:
+        """Make the next player active (game states only) and return them."""
+        nxt = self.get_player_after(self.get_active_player_id() or self._seating()[0])
+        self.gamestate.change_active_player(nxt)
+        return nxt
+
+    def active_prev_player(self) -> int:
+        prev = self.get_player_before(self.get_active_player_id() or self._seating()[0])
+        self.gamestate.change_active_player(prev)
+        return prev
+
+    def is_zombie(self, player_id: int) -> bool:
+        return bool(self._player_rows()[player_id]["player_zombie"])
+
+    def eliminate_player(self, player_id: int) -> None:
+        """Take a player out of the game (they keep their score and rank last)."""
+        self.db_query("UPDATE player SET player_eliminated = 1, player_is_multiactive = 0 "
+                      "WHERE player_id = %s", (player_id,))
+        self.notify_all_players(
+            "playerEliminated", "${player_name} is eliminated",
+            player_id=player_id, player_name=self.get_player_name_by_id(player_id),
+        )
+
+    # ----------------------------------------------------------------- scores
+    def set_player_score(self, player_id: int, score: int, score_aux: int | None = None) -> None:
+        if score_aux is None:
+            self.db_query("UPDATE player SET player_score = %s WHERE player_id = %s", (score, player_id))
+        else:
+            self.db_query(
+                "UPDATE player SET player_score = %s, player_score_aux = %s WHERE player_id = %s",
+                (score, score_aux, player_id),
+            )
+
+    def get_player_scores(self) -> dict[int, tuple[int, int]]:
+        rows = self.db_query("SELECT player_id, player_score, player_score_aux FROM player").rows
+        return {int(r["player_id"]): (int(r["player_score"]), int(r["player_score_aux"])) for r in rows}
+
+    # ----------------------------------------------------------------- clocks
+    def give_extra_time(self, player_id: int, seconds: int | None = None) -> None:
+        """Add the game's extra time (or ``seconds``) to a player's clock."""
+        extra = self.definition.info.extra_time_s if seconds is None else seconds
+        self.db_query(
+            "UPDATE player SET player_remaining_reflexion_time = "
+            "COALESCE(player_remaining_reflexion_time, 0) + %s WHERE player_id = %s",
+            (int(extra), player_id),
+        )
+
+    def get_remaining_time(self, player_id: int) -> float:
+        """Seconds left on ``player_id``'s clock now (negative when out of time)."""
+        row = self.get_non_empty_object_from_db(
+            "SELECT player_remaining_reflexion_time, player_start_reflexion_time FROM player "
+            "WHERE player_id = %s", (player_id,),
+        )
+        remaining = float(row["player_remaining_reflexion_time"] or 0)
+        started = to_datetime(row["player_start_reflexion_time"])
+        if started is not None:
+            remaining -= (self._ctx.now() - started).total_seconds()
+        return remaining
+
+    def _update_clocks(self) -> None:
+        """Run the clocks of active players, stop the others' (after every request)."""
+        active = set(self.gamestate.get_active_player_list())
+        if self._ctx.active_at_start is not None and active == self._ctx.active_at_start:
+            return  # the same clocks keep running
+        now = self._ctx.now()
+        rows = self.db_query(
+            "SELECT player_id, player_remaining_reflexion_time, player_start_reflexion_time FROM player"
+        ).rows
+        for r in rows:
+            pid = int(r["player_id"])
+            started = to_datetime(r["player_start_reflexion_time"])
+            if pid in active and started is None:
+                self.db_query(
+                    "UPDATE player SET player_start_reflexion_time = %s WHERE player_id = %s",
+                    (now.strftime(TIME_FORMAT), pid),
+                )
+            elif pid not in active and started is not None:
+                used = (now - started).total_seconds()
+                remaining = float(r["player_remaining_reflexion_time"] or 0) - used
+                self.db_query(
+                    "UPDATE player SET player_start_reflexion_time = NULL, "
+                    "player_remaining_reflexion_time = %s WHERE player_id = %s",
+                    (int(round(remaining)), pid),
+                )
+
+    # ----------------------------------------------------------------- randomness
+    @property
+    def random(self) -> random.Random:
+        """This request's random source, seeded from the table's recorded seed and move.
+
+        Never use the global ``random``: a table must replay identically from its seed.
+        """
+        if self._random is None:
+            seed = self._meta("seed") or "0"
+            move = self._read_global(GLOBAL_MOVE) or 0
+            self._random = random.Random(f"{seed}:{move}")
+        return self._random
+
+    def bga_rand(self, low: int, high: int) -> int:
+        """A random integer in ``low..high`` inclusive (BGA's ``bga_rand``)."""
+        return self.random.randint(low, high)
+
+    def _meta(self, key: str) -> str | None:
+        return self.get_unique_value_from_db(
+            "SELECT meta_value FROM arena_meta WHERE meta_key = %s", (key,)
+        )
+
+    def _set_meta(self, key: str, value: str) -> None:
+        res = self.db_query("UPDATE arena_meta SET meta_value = %s WHERE meta_key = %s", (value, key))
+        if res.rowcount == 0:
+            self.db_query("INSERT INTO arena_meta (meta_key, meta_value) VALUES (%s, %s)", (key, value))
+
+    # ----------------------------------------------------------------- notifications
+    def notify_all_players(
+        self, notif_type: str, log: str, args: Mapping[str, Any] | None = None, **kwargs: Any
+    ) -> None:
+        """A public notification: every player and spectator receives it, in their language."""
+        self._notify(None, notif_type, log, {**(args or {}), **kwargs})
+
+    def notify_player(
+        self, player_id: int, notif_type: str, log: str, args: Mapping[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """A private notification: only ``player_id`` receives it."""
+        self._notify(int(player_id), notif_type, log, {**(args or {}), **kwargs})
+
+    def _notify(self, player_id: int | None, notif_type: str, log: str, args: dict[str, Any]) -> None:
+        try:
+            format_message(log, args)
+        except MessageFormatError as exc:
+            raise GameSystemError(f"notification {notif_type!r}: {exc}") from None
+        i18n = args.get("i18n", [])
+        unknown = [name for name in i18n if name not in args]
+        if unknown:
+            raise GameSystemError(
+                f"notification {notif_type!r}: i18n names args that are missing: {unknown}"
+            )
+        try:
+            payload = json.dumps(args, separators=(",", ":"), default=_json_default)
+        except TypeError as exc:
+            raise GameSystemError(f"notification {notif_type!r}: args are not JSON: {exc}") from None
+        res = self.db_query(
+            "INSERT INTO gamelog (gamelog_move_id, gamelog_private, gamelog_player, gamelog_time, "
+            "gamelog_type, gamelog_log, gamelog_args) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            (
+                self._read_global(GLOBAL_MOVE) or 0,
+                0 if player_id is None else 1,
+                player_id,
+                self._ctx.now().strftime(TIME_FORMAT),
+                notif_type,
+                log,
+                payload,
+            ),
+        )
+        self._ctx.last_packet_id = res.lastrowid
+
+    # ----------------------------------------------------------------- undo
+    def undo_savepoint(self) -> None:
+        """Keep the table as it is at the end of this request as the undo point."""
+        self._ctx.savepoint_requested = True
+
+    def undo_restore_point(self) -> None:
+        """Go back to the undo point at the end of this request (this request's changes are lost)."""
+        self._ctx.restore_requested = True
+
+    # ----------------------------------------------------------------- actions
+    def check_action(self, action: str, can_be_zombie: bool = False) -> None:
+        """The current state allows ``action`` and the current player is active.
+
+        Raises:
+            UserError: the action is not allowed now, or it is not this player's turn.
+        """
+        state = self.gamestate.state()
+        if action not in state.possible_actions:
+            raise UserError(
+                "This move is not allowed now (${action} in state ${state})",
+                "not_allowed_in_state", action=action, state=state.name,
+            )
+        pid = self._ctx.current_player_id
+        if pid is None:
+            return
+        if pid not in self.gamestate.get_active_player_list():
+            raise NotYourTurnError("It is not your turn", "not_your_turn")
+
+    def is_player_active(self, player_id: int) -> bool:
+        return player_id in self.gamestate.get_active_player_list()
+
+    def _state_args(self, state: State) -> dict[str, Any]:
+        if not state.args:
+            return {}
+        result = getattr(self, state.args)()
+        if result is None:
+            return {}
+        if not isinstance(result, dict):
+            raise GameSystemError(f"{state.args} must return a dict, not {type(result).__name__}")
+        return result
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, set | frozenset | tuple):
+        return list(value)
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+
+class GameStateMachine:
+    """``self.gamestate``: where the table is in its state machine, and who is active."""
+
+    def __init__(self, table: Table) -> None:
+        self._table = table
+
+    @property
+    def _states(self):  # type: ignore[no-untyped-def]
+        return self._table.definition.states
+
+    def state_id(self) -> int:
+        return int(self._table._read_global(GLOBAL_STATE) or 1)
+
+    def state(self) -> State:
+        return self._states.by_id[self.state_id()]
+
+    def is_game_over(self) -> bool:
+        return self.state_id() == END_STATE_ID
+
+    def next_state(self, transition: str = "") -> None:
+        """Follow ``transition`` of the current state (``""`` is the default one).
+
+        Raises:
+            GameSystemError: the current state has no such transition.
+        """
+        state = self.state()
+        if transition not in state.transitions:
+            if transition == "" and len(state.transitions) == 1:
+                target = next(iter(state.transitions.values()))
+            else:
+                known = ", ".join(repr(t) for t in state.transitions) or "none"
+                raise GameSystemError(
+                    f"state {state.name!r} has no transition {transition!r} (it has {known})"
+                )
+        else:
+            target = state.transitions[transition]
+        self._enter(target)
+
+    def jump_to_state(self, state_id: int) -> None:
+        if state_id not in self._states.by_id:
+            raise GameSystemError(f"jump_to_state: no state {state_id}")
+        self._enter(state_id)
+
+    def _enter(self, state_id: int) -> None:
+        table = self._table
+        table._write_global(GLOBAL_STATE, state_id)
+        state = self._states[state_id]
+        table._ctx.entered_states.append(state_id)
+        if state.state_type is StateType.MULTIPLE_ACTIVE_PLAYER:
+            # Entering a multiactive state starts with nobody active, as on BGA: the
+            # state action (st_*) chooses who acts.
+            table.db_query("UPDATE player SET player_is_multiactive = 0")
+
+    def change_active_player(self, player_id: int) -> None:
+        self._table._write_global(GLOBAL_ACTIVE_PLAYER, int(player_id))
+
+    def get_active_player_list(self) -> list[int]:
+        state = self.state()
+        if state.state_type is StateType.ACTIVE_PLAYER:
+            active = self._table.get_active_player_id()
+            return [active] if active else []
+        if state.state_type is StateType.MULTIPLE_ACTIVE_PLAYER:
+            return [pid for pid, p in self._table._player_rows().items() if p["player_is_multiactive"]]
+        return []
+
+    def set_all_players_multiactive(self) -> None:
+        self._table.db_query(
+            "UPDATE player SET player_is_multiactive = 1 WHERE player_eliminated = 0 "
+            "AND player_zombie = 0"
+        )
+        self._notify_multiactive()
+
+    def set_players_multiactive(
+        self, player_ids: Iterable[int], next_state: str, exclusive: bool = False
+    ) -> bool:
+        """Make ``player_ids`` active (``exclusive``: only them). If nobody is active
+        afterwards, follow ``next_state`` and return True."""
+        ids = [int(p) for p in player_ids]
+        if exclusive:
+            self._table.db_query("UPDATE player SET player_is_multiactive = 0")
+        for pid in ids:
+            self._table.db_query(
+                "UPDATE player SET player_is_multiactive = 1 WHERE player_id = %s "
+                "AND player_eliminated = 0 AND player_zombie = 0", (pid,),
+            )
+        self._notify_multiactive()
+        return self.update_multiactive_or_next_state(next_state)
+
+    def set_player_non_multiactive(self, player_id: int, next_state: str) -> bool:
+        """``player_id`` is done; when the last one is done, follow ``next_state`` (True)."""
+        self._table.db_query(
+            "UPDATE player SET player_is_multiactive = 0 WHERE player_id = %s", (int(player_id),)
+        )
+        self._notify_multiactive()
+        return self.update_multiactive_or_next_state(next_state)
+
+    def set_all_players_non_multiactive(self, next_state: str) -> bool:
+        self._table.db_query("UPDATE player SET player_is_multiactive = 0")
+        return self.update_multiactive_or_next_state(next_state)
+
+    def update_multiactive_or_next_state(self, next_state: str) -> bool:
+        if not self.get_active_player_list():
+            self.next_state(next_state)
+            return True
+        return False
+
+    def _notify_multiactive(self) -> None:
+        self._table.notify_all_players(
+            "gameStateMultipleActiveUpdate", "", active=self.get_active_player_list()
+        )

@@ -1,0 +1,100 @@
+"""The arena command: each sub-command, and one clear line for every user error."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from framework.cli import main
+
+
+@pytest.fixture
+def arena(tmp_path: Path):  # type: ignore[no-untyped-def]
+    runner = CliRunner()
+
+    def run(*args: str):  # type: ignore[no-untyped-def]
+        return runner.invoke(main, ["--instance", str(tmp_path / "instance"), *args])
+
+    return run
+
+
+def test_games_lists_installed_games(arena) -> None:  # type: ignore[no-untyped-def]
+    result = arena("games")
+    assert result.exit_code == 0
+    assert "belote" in result.output
+
+
+def test_unknown_game_is_one_clear_line(arena) -> None:  # type: ignore[no-untyped-def]
+    result = arena("table", "create", "chess")
+    assert result.exit_code == 1
+    assert result.output.strip().startswith("error: No game named chess")
+    assert "Traceback" not in result.output
+
+
+def test_create_show_act_with_a_scaffolded_game(arena, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    games_dir = tmp_path / "games"
+    games_dir.mkdir()
+    result = arena("new-game", "cligame", "--dir", str(games_dir))
+    assert result.exit_code == 0, result.output
+    assert "created" in result.output
+    # make the new folder importable as a game package for this process
+    import framework.registry as registry_module
+    from framework.registry import load_game_from_directory
+
+    gdef = load_game_from_directory(games_dir / "cligame", "arena_cli_cligame")
+    real_discover = registry_module.discover
+    monkeypatch.setattr(registry_module, "discover",
+                        lambda: {**real_discover(), "cligame": "arena_cli_cligame"})
+    assert gdef.name == "cligame"
+
+    result = arena("table", "create", "cligame", "--players", "2", "--option", "target=1", "--seed", "5")
+    assert result.exit_code == 0, result.output
+    table_id = result.output.strip()
+    assert table_id.isdigit()
+
+    shown = arena("table", "show", table_id)
+    assert "state 2 playerTurn" in shown.output and "player1" in shown.output
+
+    as_json = json.loads(arena("table", "show", table_id, "--as", "player1", "--json").output)
+    assert as_json["gamestate"]["name"] == "playerTurn"
+    assert as_json["current_player_id"] == as_json["playerorder"][0]
+
+    acted = arena("table", "act", table_id, "player1", "draw")
+    assert acted.exit_code == 0 and acted.output.startswith("ok: state")
+    now = json.loads(arena("table", "show", table_id, "--json").output)
+    waiting = [p["name"] for p in now["players"].values() if p["id"] != now["gamestate"]["active_player"]]
+
+    for args, message in [
+        (("table", "act", table_id, waiting[0], "draw"), "error: It is not your turn"),
+        (("table", "act", table_id, "nobody", "draw"), "error: No player nobody at table"),
+        (("table", "act", table_id, "player1", "draw", "x"), "must be written KEY=VALUE"),
+        (("table", "act", "9999", "player1", "draw"), "There is no table 9999"),
+        (("table", "show", "9999"), "There is no table 9999"),
+        (("table", "create", "cligame", "--players", "9"), "played by 2 to 4 players, not 9"),
+        (("table", "create", "cligame", "--option", "target=7"), "has no value 7"),
+        (("new-game", "cligame", "--dir", str(games_dir)), "already exists"),
+        (("new-game", "x", "--dir", str(tmp_path / "missing")), "No folder"),
+    ]:
+        result = arena(*args)
+        assert result.exit_code == 1, (args, result.output)
+        assert message in result.output, (args, result.output)
+        assert "Traceback" not in result.output
+
+
+def test_db_upgrade(arena) -> None:  # type: ignore[no-untyped-def]
+    result = arena("db", "upgrade")
+    assert result.exit_code == 0
+    assert "-> 0001" in result.output
+    again = arena("db", "upgrade")
+    assert "0001 -> 0001" in again.output
+
+
+def test_bench_runtime_prints_json(arena) -> None:  # type: ignore[no-untyped-def]
+    result = arena("bench", "runtime", "--actions", "200", "--tables", "3")
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert set(figures) >= {"actions_per_s", "p50_ms", "p99_ms"}
+    assert figures["actions"] == 200 and figures["actions_per_s"] > 0
