@@ -210,6 +210,32 @@ def table_act(ctx: click.Context, table_id: int, player: str, action: str, args:
     click.echo(f"ok: state {result.state}" + (" (game over)" if result.game_over else ""))
 
 
+@main.command("simulate")
+@click.argument("game")
+@click.option("--games", "count", default=10, show_default=True, type=int)
+@click.option("--seed", default=0, type=int)
+@click.option("--bots", default="default", show_default=True,
+              help="Bot kinds, comma-separated; seat i plays the (i mod n)-th.")
+@click.option("--option", "-o", "options", multiple=True, help="ID=VALUE (or KEY=VALUE).")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+@guarded
+def simulate_cmd(ctx: click.Context, game: str, count: int, seed: int, bots: str,
+                 options: tuple[str, ...], as_json: bool) -> None:
+    """Play whole games with bots through the framework and report win rates."""
+    from framework.simulate import simulate
+
+    site = site_of(ctx)
+    kinds = [b.strip() for b in bots.split(",") if b.strip()]
+    with click.progressbar(length=count, label="games", file=sys.stderr) as bar:
+        result = simulate(site, game, count, kinds, seed, _parse_pairs(options, "Option"), bar.update)
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    for key, value in result.items():
+        click.echo(f"{key}: {value}")
+
+
 @main.group()
 def db() -> None:
     """The platform database."""

@@ -120,6 +120,7 @@ class Runtime:
         self.registry = registry
         self.now = now
         self._tables: dict[int, TableInfo] = {}
+        self.automatic_turns = 0  # bot and zombie turns played, for simulations
         self._blocked: dict[str, tuple[float, bool]] = {}
         self._listeners: dict[int, _Listeners] = {}
         self._listeners_lock = threading.Lock()
@@ -182,14 +183,15 @@ class Runtime:
         options: Mapping[Any, Any] | None = None,
         seed: str | int | None = None,
         mode: str = "studio",
-        bots: Sequence[int] = (),
+        bots: Sequence[int] | Mapping[int, str] = (),
         release_version: str | None = None,
         definition: GameDefinition | None = None,
     ) -> int:
         """Create a table of ``game`` and run its setup; returns the table id.
 
         ``players`` is a count (test players ``player1``.. are used) or a list of names;
-        ``bots`` lists seats (0-based) played by the game's bot.
+        ``bots`` lists seats (0-based) played by the game's ``bot_turn``, or maps seats to a
+        bot kind the game knows (``Table.get_bot_kind``).
 
         Raises:
             NotFoundError: unknown game.
@@ -203,8 +205,9 @@ class Runtime:
         gdef.check_player_count(len(names))
         if len(set(names)) != len(names):
             raise UserError("A player cannot take two seats", "duplicate_player")
-        for seat in bots:
-            if not 0 <= seat < len(names):
+        bot_kinds = dict(bots) if isinstance(bots, Mapping) else {seat: "default" for seat in bots}
+        for seat in bot_kinds:
+            if not isinstance(seat, int) or not 0 <= seat < len(names):
                 raise UserError("There is no seat ${seat} for a bot", "bad_seat", seat=seat)
         chosen = gdef.options.resolve(options or {})
         seed_text = str(seed) if seed is not None else secrets.token_hex(8)
@@ -224,7 +227,7 @@ class Runtime:
             with self.store.create(table_id) as db:
                 self._create_schema(gdef, db)
                 table = gdef.table_class(ActionContext(db=db, now=self.now))
-                self._setup(table, gdef, names, player_ids, chosen, seed_text, bots, release_version)
+                self._setup(table, gdef, names, player_ids, chosen, seed_text, bot_kinds, release_version)
                 self._settle(table, gdef)
         except BaseException as exc:
             with Session(self.platform) as s, s.begin():
@@ -282,7 +285,7 @@ class Runtime:
 
     def _setup(
         self, table: Table, gdef: GameDefinition, names: list[str], player_ids: list[int],
-        options: Mapping[int, int], seed: str, bots: Sequence[int], release: str | None,
+        options: Mapping[int, int], seed: str, bots: Mapping[int, str], release: str | None,
     ) -> None:
         colors = gdef.info.player_colors
         for no, (pid, name) in enumerate(zip(player_ids, names, strict=True)):
@@ -299,6 +302,8 @@ class Runtime:
             table.db_query("INSERT INTO global (global_id, global_value) VALUES (%s, %s)", (oid, value))
         table._set_meta("seed", seed)
         table._set_meta("game", gdef.name)
+        for seat, kind in bots.items():
+            table._set_meta(f"bot:{player_ids[seat]}", str(kind))
         if release:
             table._set_meta("release", release)
         table.gamestate.change_active_player(player_ids[0])
@@ -395,6 +400,7 @@ class Runtime:
                 break
             pid, kind = turn
             steps += 1
+            self.automatic_turns += 1
             if steps > MAX_STATE_STEPS:
                 raise GameSystemError(f"zombie/bot turns never end in state {state.name!r}")
             saved = ctx.current_player_id

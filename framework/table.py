@@ -435,6 +435,12 @@ class Table:
         self.gamestate.change_active_player(prev)
         return prev
 
+    def get_bot_kind(self, player_id: int) -> str | None:
+        """The kind of bot playing ``player_id`` (None: a person)."""
+        if not self._player_rows()[player_id]["player_ai"]:
+            return None
+        return self._meta(f"bot:{player_id}") or "default"
+
     def is_zombie(self, player_id: int) -> bool:
         return bool(self._player_rows()[player_id]["player_zombie"])
 

@@ -1,0 +1,1 @@
+"""Per-table game databases: the SQL dialect layer and the storage backends."""
