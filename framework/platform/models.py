@@ -123,3 +123,32 @@ class TableErrorRecord(Base):
     message: Mapped[str] = mapped_column(Text)
     traceback: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class ReleaseRecord(Base):
+    """A built release of a game: an immutable copy of its package and a manifest."""
+
+    __tablename__ = "releases"
+    __table_args__ = (UniqueConstraint("game", "version"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(64), index=True)
+    version: Mapped[str] = mapped_column(String(16))  # YYMMDD-HHMM
+    git_commit: Mapped[str | None] = mapped_column(String(64))
+    notes: Mapped[str] = mapped_column(Text, default="")
+    major: Mapped[bool] = mapped_column(Boolean, default=False)
+    manifest: Mapped[dict[str, object]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class DeploymentRecord(Base):
+    """Each change of a game's production release (deploy or rollback), in order."""
+
+    __tablename__ = "deployments"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(64), index=True)
+    version: Mapped[str] = mapped_column(String(16))
+    previous_version: Mapped[str | None] = mapped_column(String(16))
+    action: Mapped[str] = mapped_column(String(16))  # deploy | rollback
+    forced: Mapped[bool] = mapped_column(Boolean, default=False)
+    findings: Mapped[list[object]] = mapped_column(JSON, default=list)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

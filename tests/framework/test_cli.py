@@ -85,11 +85,14 @@ def test_create_show_act_with_a_scaffolded_game(arena, tmp_path: Path, monkeypat
 
 
 def test_db_upgrade(arena) -> None:  # type: ignore[no-untyped-def]
+    from framework.platform.db import head_revision
+
+    head = head_revision()
     result = arena("db", "upgrade")
     assert result.exit_code == 0
-    assert "-> 0001" in result.output
+    assert result.output.strip() == f"platform database: empty -> {head}"
     again = arena("db", "upgrade")
-    assert "0001 -> 0001" in again.output
+    assert again.output.strip() == f"platform database: {head} -> {head}"
 
 
 def test_bench_runtime_prints_json(arena) -> None:  # type: ignore[no-untyped-def]
