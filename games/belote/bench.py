@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import time
 
-from games.belote.rules import Contract, PlayState, Rules, trump_from_code
+from .rules import Contract, PlayState, Rules, trump_from_code
 
 _CONTRACTS = tuple(Contract(trump_from_code(code), taker) for code in range(6)
                    for taker in range(4))

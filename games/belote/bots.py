@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from games.belote.rules import (
+from .rules import (
     ALL_TRUMPS,
     BEATEN_BY,
     CARDS,
@@ -121,8 +121,7 @@ _OTHER_TRUMP_VALUE = 0.8
 def trump_strength(hand: Sequence[Card], trump: Trump) -> float:
     """Rough trick-taking strength of ``hand`` if ``trump`` were the contract.
 
-    >>> from games.belote.rules import parse_cards
-    >>> trump_strength(parse_cards(["JH", "9H", "7H", "AS", "8D"]), Suit.HEARTS)
+    >>> trump_strength([Card.from_str(code) for code in ["JH", "9H", "7H", "AS", "8D"]], Suit.HEARTS)
     8.0
     """
     score = 0.0

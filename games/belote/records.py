@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.belote.rules import (
+from .rules import (
     BeloteError,
     Bid,
     Card,
