@@ -271,5 +271,10 @@ def bench_runtime_cmd(actions: int, tables: int) -> None:
     click.echo(json.dumps(bench_runtime(actions=actions, tables=tables)))
 
 
+from framework.i18n_cli import i18n as i18n_group  # noqa: E402  (arena i18n ...)
+
+main.add_command(i18n_group)
+
+
 if __name__ == "__main__":
     main()

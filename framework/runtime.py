@@ -30,7 +30,7 @@ from framework.errors import (
     NotYourTurnError,
     UserError,
 )
-from framework.i18n import Translate, format_message
+from framework.i18n import Translate, clienttranslate, format_message
 from framework.platform.models import (
     GameRecord,
     GameTableRecord,
@@ -718,7 +718,8 @@ class Runtime:
                                 "still_has_time", player_name=players[target_id]["player_name"],
                                 seconds=int(left))
             self._begin_move(table)
-            self._make_zombie(table, gdef, target_id, "${player_name} ran out of time and was expelled")
+            self._make_zombie(table, gdef, target_id,
+                              clienttranslate("${player_name} ran out of time and was expelled"))
         self._after_commit(info.id, self._is_over(info.id))
 
     def leave(self, table_id: int, player_id: int) -> None:
@@ -732,7 +733,7 @@ class Runtime:
             if player_id not in table.load_players_basic_infos():
                 raise NotYourTurnError("You are not playing at this table", "not_a_player")
             self._begin_move(table)
-            self._make_zombie(table, gdef, player_id, "${player_name} left the game")
+            self._make_zombie(table, gdef, player_id, clienttranslate("${player_name} left the game"))
         self._after_commit(info.id, self._is_over(info.id))
 
     def _make_zombie(self, table: Table, gdef: GameDefinition, player_id: int, log_msg: str) -> None:
@@ -829,5 +830,5 @@ def _describe(
             values.setdefault("actplayer", table.get_player_name_by_id(active))
         except KeyError:
             pass
-    values.setdefault("you", (translate or (lambda s: s))("You"))
+    values.setdefault("you", (translate or (lambda s: s))(clienttranslate("You")))
     return format_message(text, values, translate, strict=False)

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from framework.errors import GameSystemError, NotYourTurnError, UserError
-from framework.i18n import MessageFormatError, format_message
+from framework.i18n import MessageFormatError, format_message, with_plural_args
 from framework.states import END_STATE_ID, State, StateType
 from framework.storage.base import Result, TableConnection
 from framework.storage.dialect import translate_query
@@ -567,6 +567,7 @@ class Table:
             raise GameSystemError(
                 f"notification {notif_type!r}: i18n names args that are missing: {unknown}"
             )
+        args = with_plural_args(log, args)  # a plural log keeps its plural form (framework.i18n)
         try:
             payload = json.dumps(args, separators=(",", ":"), default=_json_default)
         except TypeError as exc:
