@@ -152,3 +152,38 @@ class DeploymentRecord(Base):
     forced: Mapped[bool] = mapped_column(Boolean, default=False)
     findings: Mapped[list[object]] = mapped_column(JSON, default=list)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class OpenTable(Base):
+    """A production table waiting for its players in the lobby; started when full."""
+
+    __tablename__ = "open_tables"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)
+    player_names: Mapped[list[str]] = mapped_column(JSON, default=list)
+    created_by: Mapped[int | None] = mapped_column(Integer)
+    table_id: Mapped[int | None] = mapped_column(Integer)  # set once the table has started
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class BugReport(Base):
+    """A player's bug report from the studio: their text, the table's rows and its log.
+
+    ``snapshot`` holds every live table of the table's database (JSON), so the studio can
+    reopen the report as a new table in that exact state.
+    """
+
+    __tablename__ = "bug_reports"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(Integer, index=True)
+    game: Mapped[str] = mapped_column(String(64))
+    release_version: Mapped[str | None] = mapped_column(String(16))
+    player_id: Mapped[int | None] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    state_name: Mapped[str | None] = mapped_column(String(64))
+    snapshot: Mapped[str] = mapped_column(Text)
+    log: Mapped[str] = mapped_column(Text)
+    reopened_table_id: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

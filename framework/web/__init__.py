@@ -1,21 +1,43 @@
-"""The Flask application factory of the local studio; one blueprint per area."""
+"""The Flask application factory of the local studio; one blueprint per area.
+
+Production: ``gunicorn -k gevent -w 4 'framework.web:create_app()'`` (see the README).
+"""
 
 from __future__ import annotations
 
+import logging
+import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, current_app, g, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
 
+from framework.errors import ArenaError, BlockedError, UserError
 from framework.site import Site
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+log = logging.getLogger(__name__)
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES = ROOT / "templates"
+STATIC = Path(__file__).resolve().parents[1] / "static"
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Defaults, then ``instance/config.py``, then ``test_config``."""
-    app = Flask(__name__, template_folder=str(TEMPLATES), instance_relative_config=False)
-    app.config.from_mapping(SECRET_KEY="dev", ARENA_INSTANCE=str(Path("instance").resolve()))
+    """Defaults, then ``instance/config.py``, then ``test_config``.
+
+    Keys: ``ARENA_INSTANCE`` (site folder), ``ARENA_DATABASE_URL``, ``ARENA_REGISTRY`` (a
+    ``GameRegistry``, for tests), ``SSE_KEEPALIVE`` / ``SSE_POLL`` / ``SSE_MAX_SECONDS``
+    (event stream timings), ``SECRET_KEY`` (else one is made and kept in the instance).
+    """
+    app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=str(STATIC),
+                static_url_path="/static/arena", instance_relative_config=False)
+    app.config.from_mapping(
+        ARENA_INSTANCE=str(Path("instance").resolve()),
+        SSE_KEEPALIVE=15.0, SSE_POLL=1.0, SSE_MAX_SECONDS=600.0,
+        SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_HTTPONLY=True,
+        JSON_SORT_KEYS=False,
+    )
     if test_config:
         app.config.update(test_config)
     instance = Path(app.config["ARENA_INSTANCE"])
@@ -23,16 +45,86 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_pyfile(str(instance / "config.py"), silent=True)
     if test_config:
         app.config.update(test_config)
-    site = Site.open(instance, database_url=app.config.get("ARENA_DATABASE_URL"))
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret(instance)
+    site = Site.open(instance, database_url=app.config.get("ARENA_DATABASE_URL"),
+                     registry=app.config.get("ARENA_REGISTRY"))
     app.extensions["arena"] = site
 
-    from framework.web import lobby
+    from framework.web import language
 
-    app.register_blueprint(lobby.bp)
+    language.init_app(app)
+
+    from framework.web import auth, gamehelp, lobby, play, players, studio
+
+    auth.init_app(app)
+    for module in (language, auth, lobby, play, studio, gamehelp, players):
+        app.register_blueprint(module.bp)
+    _register_error_handlers(app)
     return app
 
 
-def site() -> Site:
-    from flask import current_app
+def _instance_secret(instance: Path) -> str:
+    """A random key kept in the instance folder, so sessions survive a restart."""
+    path = instance / "secret_key"
+    if path.exists():
+        return path.read_text(encoding="utf-8").strip()
+    key = secrets.token_hex(32)
+    path.write_text(key, encoding="utf-8")
+    path.chmod(0o600)
+    return key
 
+
+def site() -> Site:
     return current_app.extensions["arena"]  # type: ignore[no-any-return]
+
+
+def wants_json() -> bool:
+    """API routes (under /table/<id>/... except the page itself) answer errors in JSON."""
+    if request.is_json or request.path.startswith("/api/"):
+        return True
+    parts = request.path.strip("/").split("/")
+    return len(parts) >= 3 and parts[0] == "table"
+
+
+def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> Any:
+    if wants_json():
+        resp = jsonify({"error": {"code": code, "message": message}})
+    else:
+        resp = current_app.make_response(
+            render_template("error.html", status=status, code=code, message=message)
+        )
+    resp.status_code = status
+    for k, v in (headers or {}).items():
+        resp.headers[k] = v
+    return resp
+
+
+def _register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(UserError)
+    def user_error(exc: UserError) -> Any:
+        headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, BlockedError) else None
+        return error_response(exc.http_status, exc.code, exc.render(g.get("translate")), headers)
+
+    @app.errorhandler(ArenaError)
+    def arena_error(exc: ArenaError) -> Any:
+        log.error("request %s failed: %s", request.path, exc)
+        tr = g.get("translate") or (lambda s: s)
+        return error_response(500, "system_error", tr("The server hit an error: ${error}").replace(
+            "${error}", str(exc)))
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> Any:
+        tr = g.get("translate") or (lambda s: s)
+        messages = {404: "There is nothing here", 405: "This address does not accept that method",
+                    400: "The request was not understood"}
+        message = tr(messages.get(exc.code or 500, exc.name))
+        if exc.code == 400 and exc.description and g.get("explain_400"):
+            message = exc.description
+        return error_response(exc.code or 500, exc.name.lower().replace(" ", "_"), message)
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception) -> Any:
+        log.exception("unexpected error on %s", request.path)
+        tr = g.get("translate") or (lambda s: s)
+        return error_response(500, "server_error", tr("The server hit an unexpected error"))

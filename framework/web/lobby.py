@@ -1,50 +1,207 @@
-"""The lobby: installed games, tables in progress, creating a table."""
+"""The lobby: installed games with their options, creating a table (studio or production),
+open production tables to join, tables in progress."""
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from typing import Any
+
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from framework.errors import ArenaError
-from framework.platform.models import GameTableRecord
+from framework.errors import ArenaError, UserError
+from framework.platform.models import GameTableRecord, OpenTable, Player, TableSeat
+from framework.registry import GameDefinition
 from framework.web import site
+from framework.web.auth import current_account
 
 bp = Blueprint("lobby", __name__)
+
+MAX_BOTS_KINDS = 8
+
+
+def bot_kinds(gdef: GameDefinition) -> list[str]:
+    """The bot kinds a game offers (``BOT_KINDS`` on its Table class), else ``default``."""
+    kinds = getattr(gdef.table_class, "BOT_KINDS", None)
+    if not kinds:
+        return ["default"] if hasattr(gdef.table_class, "bot_turn") else []
+    return [str(k) for k in list(kinds)[:MAX_BOTS_KINDS]]
+
+
+def game_entry(name: str) -> dict[str, Any]:
+    s = site()
+    tr = g.translate
+    try:
+        gdef = s.registry.get(name)
+    except ArenaError as exc:
+        return {"name": name, "title": name, "error": str(exc), "options": []}
+    from framework.web.language import current_language, translator_for
+
+    trg = translator_for(current_language(), name)
+    options = []
+    for opt in gdef.options.options.values():
+        options.append({
+            "id": opt.id, "name": trg(opt.name),
+            "description": trg(opt.description) if opt.description else "",
+            "default": opt.default,
+            "choices": [{"value": v, "name": trg(opt.value_name(v)),
+                        "description": trg(opt.value_description(v)) if opt.value_description(v) else ""}
+                       for v in opt.values],
+            "displaycondition": {str(k): list(v) for k, v in opt.displaycondition.items()},
+        })
+    return {"name": name, "title": trg(gdef.info.display_name), "min": gdef.info.min_players,
+            "max": gdef.info.max_players, "options": options, "error": None, "bots": bot_kinds(gdef),
+            "description": trg(gdef.info.description) if gdef.info.description else "",
+            "duration": gdef.info.estimated_duration_min, "tr": tr}
 
 
 @bp.get("/")
 def index() -> str:
     s = site()
-    games = []
-    for name in s.registry.names():
-        try:
-            g = s.registry.get(name)
-            games.append({"name": name, "title": g.info.display_name, "min": g.info.min_players,
-                          "max": g.info.max_players, "options": list(g.options.options.values()),
-                          "error": None})
-        except ArenaError as exc:
-            games.append({"name": name, "title": name, "error": str(exc), "options": []})
+    games = [game_entry(name) for name in s.registry.names()]
+    account = current_account()
     with Session(s.platform) as db:
-        tables = db.scalars(select(GameTableRecord).order_by(GameTableRecord.id.desc()).limit(100)).all()
-        rows = [{"id": t.id, "game": t.game, "mode": t.mode, "status": t.status,
-                 "created": t.created_at.strftime("%Y-%m-%d %H:%M")} for t in tables]
-    return render_template("lobby/index.html", games=games, tables=rows)
+        tables = db.scalars(select(GameTableRecord).where(GameTableRecord.status != "finished")
+                            .order_by(GameTableRecord.id.desc()).limit(100)).all()
+        finished = db.scalars(select(GameTableRecord).where(GameTableRecord.status == "finished")
+                              .order_by(GameTableRecord.id.desc()).limit(20)).all()
+        rows = []
+        for t in list(tables) + list(finished):
+            seats = db.execute(select(TableSeat, Player).join(Player, Player.id == TableSeat.player_id)
+                               .where(TableSeat.table_id == t.id).order_by(TableSeat.player_no)).all()
+            rows.append({
+                "id": t.id, "game": t.game, "mode": t.mode, "status": t.status,
+                "progression": t.progression, "created": t.created_at.strftime("%Y-%m-%d %H:%M"),
+                "seats": [{"id": p.id, "name": p.name, "bot": seat.is_bot} for seat, p in seats],
+                "mine": account is not None and any(p.id == account["id"] for _, p in seats),
+            })
+        waiting = []
+        for o in db.scalars(select(OpenTable).where(OpenTable.table_id.is_(None))
+                            .order_by(OpenTable.id.desc()).limit(50)).all():
+            names = list(o.player_names or [])
+            waiting.append({"id": o.id, "game": o.game, "players": o.players, "names": names,
+                            "mine": account is not None and account["name"] in names})
+    return render_template("lobby/index.html", games=games,
+                           tables=[r for r in rows if r["status"] != "finished"],
+                           finished=[r for r in rows if r["status"] == "finished"], waiting=waiting,
+                           account=account)
+
+
+def _form_options() -> dict[str, str]:
+    return {k[len("option_"):]: v for k, v in request.form.items() if k.startswith("option_")}
 
 
 @bp.post("/tables")
-def create_table():  # type: ignore[no-untyped-def]
+def create_table() -> Any:
     s = site()
+    tr = g.translate
     game = request.form.get("game", "")
+    mode = request.form.get("mode", "studio")
     try:
-        players = int(request.form.get("players", "0") or 0)
-        options = {k[len("option_"):]: v for k, v in request.form.items() if k.startswith("option_")}
-        table_id = s.runtime.create_table(game, players, options)
-    except ValueError:
-        flash("The number of players must be a whole number")
+        try:
+            players = int(request.form.get("players", "0") or 0)
+        except ValueError:
+            raise UserError("The number of players must be a whole number", "bad_player_count") from None
+        gdef = s.registry.get(game)
+        gdef.check_player_count(players)
+        options = gdef.options.resolve(_form_options())
+        if mode == "studio":
+            bots: dict[int, str] = {}
+            kinds = bot_kinds(gdef)
+            for seat in range(players):
+                kind = request.form.get(f"bot_{seat}", "")
+                if kind:
+                    if kind not in kinds:
+                        raise UserError("This game has no bot ${kind}", "bad_bot", kind=kind)
+                    bots[seat] = kind
+            seed = request.form.get("seed") or None
+            table_id = s.runtime.create_table(game, players, options, seed=seed, mode="studio", bots=bots)
+            flash(tr("Table ${id} created").replace("${id}", str(table_id)))
+            first_human = next((i for i in range(players) if i not in bots), 0)
+            with Session(s.platform) as db:
+                seat = db.scalar(select(TableSeat).where(TableSeat.table_id == table_id,
+                                                         TableSeat.player_no == first_human + 1))
+                pid = seat.player_id if seat else None
+            return redirect(url_for("play.table_page", table_id=table_id, **({"as": pid} if pid else {})))
+        if mode != "production":
+            raise UserError("A table is 'studio' or 'production', not ${mode}", "bad_mode", mode=mode)
+        account = current_account()
+        if account is None:
+            flash(tr("Sign in to create a production table"))
+            return redirect(url_for("auth.login", next=url_for("lobby.index")))
+        with Session(s.platform) as db, db.begin():
+            open_table = OpenTable(game=game, players=players,
+                                   options={str(k): v for k, v in options.items()},
+                                   player_names=[account["name"]], created_by=account["id"])
+            db.add(open_table)
+            db.flush()
+            open_id = open_table.id
+        return _start_if_full(open_id)
+    except UserError as exc:
+        flash(exc.render(tr))
         return redirect(url_for("lobby.index")), 400
     except ArenaError as exc:
         flash(str(exc))
         return redirect(url_for("lobby.index")), 400
-    flash(f"Table {table_id} created")
+
+
+def _start_if_full(open_id: int) -> Any:
+    s = site()
+    with Session(s.platform) as db:
+        o = db.get(OpenTable, open_id)
+        if o is None:
+            abort(404)
+        names, game, count, options = list(o.player_names or []), o.game, o.players, dict(o.options or {})
+    if len(names) < count:
+        return redirect(url_for("lobby.index"))
+    table_id = s.runtime.create_table(game, names, options, mode="production")
+    with Session(s.platform) as db, db.begin():
+        o2 = db.get(OpenTable, open_id)
+        if o2 is not None:
+            o2.table_id = table_id
+    return redirect(url_for("play.table_page", table_id=table_id))
+
+
+@bp.post("/open/<int:open_id>/join")
+def join(open_id: int) -> Any:
+    tr = g.translate
+    account = current_account()
+    if account is None:
+        flash(tr("Sign in to join a table"))
+        return redirect(url_for("auth.login", next=url_for("lobby.index")))
+    s = site()
+    with Session(s.platform) as db, db.begin():
+        o = db.get(OpenTable, open_id)
+        if o is None or o.table_id is not None:
+            flash(tr("This table is no longer open"))
+            return redirect(url_for("lobby.index")), 404
+        names = list(o.player_names or [])
+        if account["name"] in names:
+            flash(tr("You are already at this table"))
+            return redirect(url_for("lobby.index"))
+        if len(names) >= o.players:
+            flash(tr("This table is full"))
+            return redirect(url_for("lobby.index")), 409
+        o.player_names = names + [account["name"]]
+    try:
+        return _start_if_full(open_id)
+    except UserError as exc:
+        flash(exc.render(tr))
+        return redirect(url_for("lobby.index")), 400
+
+
+@bp.post("/open/<int:open_id>/leave")
+def leave_open(open_id: int) -> Any:
+    account = current_account()
+    if account is None:
+        abort(403)
+    with Session(site().platform) as db, db.begin():
+        o = db.get(OpenTable, open_id)
+        if o is None or o.table_id is not None:
+            abort(404)
+        names = [n for n in (o.player_names or []) if n != account["name"]]
+        if names:
+            o.player_names = names
+        else:
+            db.delete(o)
     return redirect(url_for("lobby.index"))

@@ -1,0 +1,166 @@
+"""The player's language: saved choice, else Accept-Language, else English; translators
+for templates (Jinja's i18n extension), messages and the JS client's strings."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Flask, g, redirect, request, session
+from sqlalchemy.orm import Session
+
+from framework import i18n
+from framework.i18n import Translate
+from framework.platform.models import Player
+
+log = logging.getLogger(__name__)
+
+bp = Blueprint("language", __name__)
+
+LANGUAGES = {"en": "English", "fr": "Français", "it": "Italiano", "hu": "Magyar"}
+JS_MSGID = re.compile(r"""\b_\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')\s*\)""")
+
+
+def _identity(text: str) -> str:
+    return text
+
+
+def translator_for(lang: str, game: str | None = None) -> Translate:
+    """``framework.i18n.translator`` when it exists; the identity otherwise (or on error)."""
+    translator = getattr(i18n, "translator", None)
+    if translator is None:
+        return _identity
+    try:
+        return translator(lang, game)  # type: ignore[no-any-return]
+    except Exception:
+        log.exception("no translator for %s/%s", lang, game)
+        return _identity
+
+
+def negotiate(accept_language: str | None, saved: str | None) -> str:
+    """The saved language if known, else the best of Accept-Language, else ``en``."""
+    negotiate_language = getattr(i18n, "negotiate_language", None)
+    if negotiate_language is not None:
+        try:
+            lang = negotiate_language(accept_language, saved)
+            if lang in LANGUAGES:
+                return str(lang)
+        except Exception:
+            log.exception("negotiate_language failed")
+    if saved in LANGUAGES:
+        return str(saved)
+    best: list[tuple[float, int, str]] = []
+    for i, part in enumerate((accept_language or "").split(",")):
+        bits = part.strip().split(";")
+        code = bits[0].strip().lower().split("-")[0]
+        q = 1.0
+        for b in bits[1:]:
+            if b.strip().startswith("q="):
+                try:
+                    q = float(b.strip()[2:])
+                except ValueError:
+                    q = 0.0
+        if code in LANGUAGES and q > 0:
+            best.append((-q, i, code))
+    return sorted(best)[0][2] if best else "en"
+
+
+def current_language() -> str:
+    lang = g.get("lang")
+    if lang is None:
+        saved = session.get("lang")
+        if saved is None and session.get("account_id"):
+            from framework.web import site
+
+            with Session(site().platform) as s:
+                acc = s.get(Player, session["account_id"])
+                saved = acc.language if acc else None
+        lang = negotiate(request.headers.get("Accept-Language"), saved)
+        g.lang = lang
+    return str(lang)
+
+
+def translate(text: str, game: str | None = None) -> str:
+    return translator_for(current_language(), game)(text)
+
+
+def init_app(app: Flask) -> None:
+    app.jinja_env.add_extension("jinja2.ext.i18n")
+
+    def gettext(text: str, **variables: Any) -> str:
+        out = translate(text, g.get("game"))
+        return out % variables if variables else out
+
+    def ngettext(singular: str, plural: str, n: int, **variables: Any) -> str:
+        out = translate(singular if n == 1 else plural, g.get("game"))
+        variables.setdefault("num", n)
+        return out % variables
+
+    app.jinja_env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+
+    @app.before_request
+    def _set_translate() -> None:
+        lang = current_language()
+        g.translate = translator_for(lang, None)
+
+    @app.context_processor
+    def _language_context() -> dict[str, Any]:
+        return {"lang": current_language(), "languages": LANGUAGES}
+
+
+@bp.post("/lang")
+def set_language() -> Any:
+    """The language switcher: takes effect at once, saved on the account when signed in."""
+    lang = request.form.get("lang", "")
+    if lang in LANGUAGES:
+        session["lang"] = lang
+        if session.get("account_id"):
+            from framework.web import site
+
+            with Session(site().platform) as s, s.begin():
+                acc = s.get(Player, session["account_id"])
+                if acc is not None:
+                    acc.language = lang
+    back = request.form.get("next") or request.referrer or "/"
+    if not back.startswith("/") or back.startswith("//"):
+        back = "/"
+    return redirect(back)
+
+
+@lru_cache(maxsize=64)
+def js_msgids(paths: tuple[Path, ...]) -> tuple[str, ...]:
+    """Strings marked ``_("...")`` in the given JS files (read once per process)."""
+    found: list[str] = []
+    for path in paths:
+        if not path.exists():
+            continue
+        for m in JS_MSGID.finditer(path.read_text(encoding="utf-8")):
+            text = m.group(1) if m.group(1) is not None else m.group(2)
+            text = text.encode("utf-8").decode("unicode_escape") if "\\" in text else text
+            if text not in found:
+                found.append(text)
+    return tuple(found)
+
+
+def js_catalog(msgids: Iterable[str], game: str | None) -> dict[str, Any]:
+    """msgid -> translation (or plural forms), for the client's ``_()``; untranslated
+    strings left out. The i18n catalogs' client catalog when they offer one."""
+    tr_game = translator_for(current_language(), game)
+    out: dict[str, Any] = {}
+    client = getattr(tr_game, "client_catalog", None)
+    if client is not None:
+        try:
+            out.update(client().get("messages", {}))
+        except Exception:
+            log.exception("client catalog of %s", game)
+    for msgid in msgids:
+        if not msgid or msgid in out:
+            continue
+        text = tr_game(msgid)
+        if text != msgid:
+            out[msgid] = text
+    return out

@@ -1,0 +1,294 @@
+"""The table: the page, its JSON API (data, act, log) and its Server-Sent Events stream.
+
+Who is asking: on a studio table, ``?as=<player id>`` (one tab per test player, like BGA
+Studio), else the signed-in player; on a production table, only the signed-in player.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    g,
+    jsonify,
+    render_template,
+    request,
+    send_from_directory,
+)
+from markupsafe import Markup
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from framework.errors import NotYourTurnError, UserError
+from framework.platform.models import Player, TableSeat
+from framework.registry import GameDefinition
+from framework.runtime import Runtime, TableInfo
+from framework.table import GLOBAL_PROGRESSION
+from framework.web import site
+from framework.web.auth import csrf_token, current_account
+from framework.web.language import current_language, js_catalog, js_msgids, translator_for
+
+log = logging.getLogger(__name__)
+
+bp = Blueprint("play", __name__)
+
+FRAMEWORK_JS = Path(__file__).resolve().parents[1] / "static" / "arena.js"
+MAX_ARGS_BYTES = 64 * 1024
+
+
+def parse_int(raw: Any, what: str) -> int:
+    try:
+        value = int(str(raw))
+    except (TypeError, ValueError):
+        raise UserError("${what} must be a whole number, not ${value}", "bad_request",
+                        what=what, value=str(raw)[:32]) from None
+    if not -(2**62) < value < 2**62:
+        raise UserError("${what} is out of range", "bad_request", what=what)
+    return value
+
+
+def table_info(table_id: int) -> TableInfo:
+    return site().runtime.table_info(table_id)
+
+
+def viewer(info: TableInfo) -> int | None:
+    """The player this request speaks for (None: a spectator).
+
+    Raises:
+        UserError: ``as`` is not a number.
+        NotYourTurnError: on a production table, ``as`` names someone else.
+    """
+    account = current_account()
+    raw = request.args.get("as")
+    if info.mode == "studio":
+        if raw not in (None, ""):
+            return parse_int(raw, "as")
+        return account["id"] if account else None
+    if raw not in (None, "") and (account is None or parse_int(raw, "as") != account["id"]):
+        raise NotYourTurnError("You can only play as yourself at this table", "wrong_player")
+    return account["id"] if account else None
+
+
+def seated_players(table_id: int) -> list[dict[str, Any]]:
+    with Session(site().platform) as s:
+        rows = s.execute(select(TableSeat, Player).join(Player, Player.id == TableSeat.player_id)
+                         .where(TableSeat.table_id == table_id).order_by(TableSeat.player_no)).all()
+        return [{"id": p.id, "name": p.name, "no": seat.player_no, "bot": seat.is_bot} for seat, p in rows]
+
+
+def game_of(info: TableInfo) -> GameDefinition:
+    return site().runtime.game_for(info)
+
+
+def _game_fragment(gdef: GameDefinition) -> Markup:
+    """The game's own HTML (``games/<g>/templates/<g>.html``), rendered with Jinja."""
+    path = gdef.directory / "templates" / f"{gdef.name}.html"
+    if not path.exists():
+        return Markup("")
+    env = current_app.jinja_env
+    cache: dict[tuple[str, float], Any] = current_app.extensions.setdefault("arena_fragments", {})
+    key = (str(path), path.stat().st_mtime)
+    template = cache.get(key)
+    if template is None:
+        template = env.from_string(path.read_text(encoding="utf-8"))
+        cache[key] = template
+    return Markup(template.render())
+
+
+@bp.get("/table/<int:table_id>")
+def table_page(table_id: int) -> Any:
+    info = table_info(table_id)
+    gdef = game_of(info)
+    g.game = gdef.name
+    pid = viewer(info)
+    seats = seated_players(table_id)
+    if pid is not None and pid not in {p["id"] for p in seats}:
+        pid = None
+    lang = current_language()
+    static_dir = gdef.directory / "static"
+    game_js = (static_dir / f"{gdef.name}.js")
+    game_css = (static_dir / f"{gdef.name}.css")
+    msgids = list(js_msgids((FRAMEWORK_JS, game_js)))
+    for st in gdef.states:
+        msgids += [st.description, st.description_my_turn]
+    catalog = js_catalog(msgids, gdef.name)
+    trg = translator_for(lang, gdef.name)
+    from framework.web.lobby import bot_kinds
+
+    config = {
+        "table_id": table_id, "player_id": pid, "game": gdef.name, "mode": info.mode, "lang": lang,
+        "csrf": csrf_token(), "i18n": catalog, "bot_kinds": bot_kinds(gdef) if info.mode == "studio" else [],
+        "urls": {"base": f"/table/{table_id}", "static": f"/table/{table_id}/static/"},
+        "as": pid if info.mode == "studio" else None,
+        "states": [{"id": st.id, "name": st.name} for st in gdef.states],
+    }
+    return render_template(
+        "play/table.html", info=info, title=trg(gdef.info.display_name), seats=seats, me=pid,
+        config=json.dumps(config).replace("</", "<\\/"), fragment=_game_fragment(gdef),
+        has_js=game_js.exists(), has_css=game_css.exists(), game=gdef.name,
+    )
+
+
+@bp.get("/table/<int:table_id>/static/<path:filename>")
+def game_static(table_id: int, filename: str) -> Any:
+    gdef = game_of(table_info(table_id))
+    return send_from_directory(gdef.directory / "static", filename, max_age=0)
+
+
+@bp.get("/table/<int:table_id>/data")
+def data(table_id: int) -> Any:
+    info = table_info(table_id)
+    gdef = game_of(info)
+    pid = viewer(info)
+    translate = translator_for(current_language(), gdef.name)
+    out = site().runtime.get_data(table_id, pid, translate)
+    out["mode"] = info.mode
+    out["lang"] = current_language()
+    return jsonify(out)
+
+
+@bp.post("/table/<int:table_id>/act/<action>")
+def act(table_id: int, action: str) -> Any:
+    info = table_info(table_id)
+    gdef = game_of(info)
+    g.translate = translator_for(current_language(), gdef.name)
+    pid = viewer(info)
+    if pid is None:
+        raise NotYourTurnError("Sign in to play at this table", "not_signed_in")
+    if request.content_length and request.content_length > MAX_ARGS_BYTES:
+        raise UserError("This request is too large", "bad_request")
+    args: Any = {}
+    if request.data:
+        try:
+            args = json.loads(request.data)
+        except ValueError:
+            raise UserError("The action's arguments must be a JSON object", "bad_request") from None
+    if args is None:
+        args = {}
+    if not isinstance(args, dict):
+        raise UserError("The action's arguments must be a JSON object", "bad_request")
+    result = site().runtime.act(table_id, pid, action, args)
+    return jsonify({"ok": True, "state": result.state, "last_notification_id": result.last_notification_id,
+                    "game_over": result.game_over})
+
+
+@bp.post("/table/<int:table_id>/leave")
+def leave(table_id: int) -> Any:
+    info = table_info(table_id)
+    pid = viewer(info)
+    if pid is None:
+        raise NotYourTurnError("You are not playing at this table", "not_a_player")
+    site().runtime.leave(table_id, pid)
+    return jsonify({"ok": True})
+
+
+def _after(default: int = 0) -> int:
+    raw = request.headers.get("Last-Event-ID") or request.args.get("after")
+    if raw in (None, ""):
+        return default
+    value = parse_int(raw, "after")
+    return max(0, value)
+
+
+@bp.get("/table/<int:table_id>/log")
+def game_log(table_id: int) -> Any:
+    """Notifications after ``after`` that this player may see, as JSON (replay, tests)."""
+    info = table_info(table_id)
+    gdef = game_of(info)
+    pid = viewer(info)
+    translate = translator_for(current_language(), gdef.name)
+    limit = min(parse_int(request.args.get("limit", 1000), "limit"), 5000)
+    events = site().runtime.events(table_id, pid, _after(), translate, limit=max(1, limit))
+    return jsonify({"events": events})
+
+
+def _status(runtime: Runtime, table_id: int) -> dict[str, Any]:
+    with runtime.read(table_id) as table:
+        scores = table.get_player_scores()
+        return {"progression": int(table._read_global(GLOBAL_PROGRESSION) or 0),
+                "scores": {str(pid): {"score": sc, "score_aux": aux} for pid, (sc, aux) in scores.items()}}
+
+
+def _max_packet(runtime: Runtime, table_id: int) -> int:
+    with runtime.read(table_id) as table:
+        return int(table.get_unique_value_from_db("SELECT MAX(gamelog_packet_id) FROM gamelog") or 0)
+
+
+def event_stream(table_id: int, player_id: int | None, after: int, lang: str, game: str,
+                 keepalive: float, poll: float, max_seconds: float) -> Iterator[str]:
+    """The SSE body: every notification after ``after`` that the player may see, each
+    exactly once and in order (``id:`` = gamelog id), then new ones as they commit.
+
+    Wakes at once on a commit in this process (the runtime's condition) and polls the
+    gamelog every ``poll`` seconds for commits made by other processes.
+    """
+    runtime = site().runtime
+    translate = translator_for(lang, game)
+
+    def gen() -> Iterator[str]:
+        last = after
+        started = last_sent = time.monotonic()
+        yield "retry: 1000\n\n"
+        while True:
+            seen = runtime.version(table_id)
+            try:
+                rows = runtime.events(table_id, player_id, last, translate, limit=500)
+            except Exception:
+                log.exception("event stream of table %s", table_id)
+                return
+            now = time.monotonic()
+            if rows:
+                for row in rows:
+                    yield f"id: {row['id']}\ndata: {json.dumps(row, separators=(',', ':'))}\n\n"
+                    last = row["id"]
+                try:
+                    yield f"event: status\ndata: {json.dumps(_status(runtime, table_id))}\n\n"
+                except Exception:
+                    log.exception("status of table %s", table_id)
+                last_sent = now
+                continue
+            if now - started >= max_seconds:
+                return
+            if last and _max_packet(runtime, table_id) < last:
+                # The log went back (a studio slot was loaded): the page must reload.
+                yield "event: reset\ndata: {}\n\n"
+                return
+            if now - last_sent >= keepalive:
+                yield ": keepalive\n\n"
+                last_sent = now
+            runtime.wait(table_id, seen, max(0.05, min(poll, keepalive - (now - last_sent))))
+
+    return gen()
+
+
+@bp.get("/table/<int:table_id>/events")
+def events(table_id: int) -> Any:
+    info = table_info(table_id)
+    gdef = game_of(info)
+    pid = viewer(info)
+    after = _after()
+    cfg = current_app.config
+    body = event_stream(table_id, pid, after, current_language(), gdef.name, float(cfg["SSE_KEEPALIVE"]),
+                        float(cfg["SSE_POLL"]), float(cfg["SSE_MAX_SECONDS"]))
+    return Response(body, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@bp.get("/table/<int:table_id>/players")
+def players(table_id: int) -> Any:
+    table_info(table_id)
+    return jsonify({"players": seated_players(table_id)})
+
+
+def ensure_studio(info: TableInfo) -> None:
+    if info.mode != "studio":
+        abort(404)

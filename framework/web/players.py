@@ -1,0 +1,103 @@
+"""A player's page: finished games, and each statistic's history per game as a chart.
+
+History is keyed by the stat's stable id, so it survives releases; a statistic a newer
+release no longer declares keeps its history under its id.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from flask import Blueprint, abort, redirect, render_template, url_for
+from markupsafe import Markup, escape
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from framework.errors import ArenaError
+from framework.platform.models import GameTableRecord, Player, StatRecord, TableSeat
+from framework.web import site
+from framework.web.auth import current_account
+from framework.web.language import current_language, translator_for
+
+bp = Blueprint("players", __name__)
+
+
+def line_chart(values: list[float], width: int = 320, height: int = 90, label: str = "") -> Markup:
+    """A small SVG line chart of ``values`` (in order), with its min and max marked."""
+    if not values:
+        return Markup("")
+    lo, hi = min(values), max(values)
+    span = (hi - lo) or 1.0
+    pad = 14
+    n = len(values)
+    step = (width - 2 * pad) / max(1, n - 1)
+    points = [(pad + i * step, height - pad - (v - lo) / span * (height - 2 * pad))
+              for i, v in enumerate(values)]
+    path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+    dots = "".join(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5"><title>{escape(_fmt(v))}</title></circle>'
+                   for (x, y), v in zip(points, values, strict=True))
+    return Markup(
+        f'<svg class="chart" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
+        f'aria-label="{escape(label)}"><rect x="0" y="0" width="{width}" height="{height}" class="bg"/>'
+        f'<polyline points="{path}" class="line"/>{dots}'
+        f'<text x="2" y="10" class="axis">{escape(_fmt(hi))}</text>'
+        f'<text x="2" y="{height - 2}" class="axis">{escape(_fmt(lo))}</text></svg>'
+    )
+
+
+def _fmt(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else f"{v:.2f}"
+
+
+@bp.get("/me")
+def me() -> Any:
+    account = current_account()
+    if account is None:
+        return redirect(url_for("auth.login", next="/me"))
+    return redirect(url_for("players.player", player_id=account["id"]))
+
+
+@bp.get("/player/<int:player_id>")
+def player(player_id: int) -> Any:
+    s = site()
+    lang = current_language()
+    with Session(s.platform) as db:
+        rec = db.get(Player, player_id)
+        if rec is None:
+            abort(404)
+        name = rec.name
+        rows = db.execute(
+            select(TableSeat, GameTableRecord).join(GameTableRecord, GameTableRecord.id == TableSeat.table_id)
+            .where(TableSeat.player_id == player_id, GameTableRecord.status == "finished")
+            .order_by(GameTableRecord.finished_at.desc()).limit(200)
+        ).all()
+        finished = [{"table_id": t.id, "game": t.game, "rank": seat.rank, "score": seat.score,
+                     "finished": t.finished_at.strftime("%Y-%m-%d %H:%M") if t.finished_at else "",
+                     "mode": t.mode, "release": t.release_version} for seat, t in rows]
+        stats = db.scalars(select(StatRecord).where(StatRecord.player_id == player_id,
+                                                    StatRecord.scope == "player")
+                           .order_by(StatRecord.game, StatRecord.stat_id, StatRecord.table_id)).all()
+        series: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+        for st in stats:
+            series[st.game][st.stat_id].append(float(st.value))
+    per_game = []
+    for game, by_stat in sorted(series.items()):
+        names: dict[int, str] = {}
+        try:
+            gdef = s.registry.get(game)
+            tr = translator_for(lang, game)
+            names = {st.id: tr(st.name) for st in gdef.stats.by_scope("player")}
+        except ArenaError:
+            pass
+        charts = []
+        for stat_id, values in sorted(by_stat.items()):
+            label = names.get(stat_id) or f"#{stat_id}"
+            charts.append({"id": stat_id, "name": label, "count": len(values), "last": _fmt(values[-1]),
+                           "average": _fmt(sum(values) / len(values)),
+                           "chart": line_chart(values, label=label)})
+        per_game.append({"game": game, "charts": charts,
+                         "played": sum(1 for f in finished if f["game"] == game),
+                         "won": sum(1 for f in finished if f["game"] == game and f["rank"] == 1)})
+    return render_template("players/player.html", name=name, player_id=player_id, finished=finished,
+                           games=per_game)

@@ -1,0 +1,109 @@
+"""Server-Sent Events: ids are gamelog ids, resuming from Last-Event-ID gives exactly the
+missed notifications, in order, once; private rows reach only their player."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import Any
+
+from flask import Flask
+
+from framework.web.play import event_stream
+from tests.web.conftest import Browser
+
+
+def parse_sse(body: bytes) -> tuple[list[dict[str, Any]], list[str]]:
+    """Message events and the names of other events of an SSE body."""
+    messages, named = [], []
+    for block in body.decode().split("\n\n"):
+        fields: dict[str, str] = {}
+        for line in block.splitlines():
+            if line.startswith(":") or ":" not in line:
+                continue
+            key, _, value = line.partition(":")
+            fields[key] = value.lstrip(" ")
+        if "event" in fields:
+            named.append(fields["event"])
+        elif "data" in fields:
+            event = json.loads(fields["data"])
+            assert fields["id"] == str(event["id"])
+            messages.append(event)
+    return messages, named
+
+
+def test_stream_headers_and_format(browser: Browser, table_id: int, players: list[int]) -> None:
+    r = browser.get(f"/table/{table_id}/events?as={players[0]}")
+    assert r.status_code == 200
+    assert r.mimetype == "text/event-stream" and r.headers["Cache-Control"] == "no-cache"
+    messages, named = parse_sse(r.data)
+    assert messages and "status" in named
+    assert [m["id"] for m in messages] == sorted({m["id"] for m in messages})
+    assert b"retry: 1000" in r.data
+
+
+def test_private_rows_reach_only_their_player(browser: Browser, table_id: int, players: list[int]) -> None:
+    browser.act(table_id, players[0], "pick", number=5)
+    mine, _ = parse_sse(browser.get(f"/table/{table_id}/events?as={players[0]}").data)
+    theirs, _ = parse_sse(browser.get(f"/table/{table_id}/events?as={players[1]}").data)
+    watcher, _ = parse_sse(browser.get(f"/table/{table_id}/events").data)
+    assert any(m["type"] == "myPick" for m in mine)
+    assert not any(m["type"] == "myPick" or m["private"] and m["args"].get("number") for m in theirs)
+    assert not any(m["private"] for m in watcher)
+    assert all(not m["private"] or m["type"] != "myPick" for m in theirs)
+    hints = [m for m in theirs if m["type"] == "gameStateChangePrivateArg"]
+    assert hints and all(h["args"]["args"]["hint"] == players[1] % 5 + 1 for h in hints)
+
+
+def test_resuming_gives_exactly_the_missed_notifications(browser: Browser, table_id: int,
+                                                         players: list[int]) -> None:
+    first, _ = parse_sse(browser.get(f"/table/{table_id}/events?as={players[0]}").data)
+    seen = first[-1]["id"]
+    browser.act(table_id, players[0], "pick", number=1)
+    browser.act(table_id, players[1], "pick", number=2)
+    resumed, _ = parse_sse(browser.get(f"/table/{table_id}/events?as={players[0]}",
+                                       headers={"Last-Event-ID": str(seen)}).data)
+    everything, _ = parse_sse(browser.get(f"/table/{table_id}/events?as={players[0]}").data)
+    assert [m["id"] for m in first + resumed] == [m["id"] for m in everything]
+    assert all(m["id"] > seen for m in resumed) and resumed
+    # Last-Event-ID wins over ?after= (the browser sends it on its own reconnections).
+    again, _ = parse_sse(browser.get(f"/table/{table_id}/events?as={players[0]}&after=0",
+                                     headers={"Last-Event-ID": str(everything[-1]["id"])}).data)
+    assert again == []
+    assert browser.get(f"/table/{table_id}/events?after=nope").status_code == 400
+
+
+def test_a_commit_wakes_a_waiting_stream_at_once(app: Flask, table_id: int, players: list[int]) -> None:
+    rt = app.extensions["arena"].runtime
+    last = rt.get_data(table_id, players[0])["notifications"]["last_packet_id"]
+    with app.app_context():
+        stream = event_stream(table_id, players[0], last, "en", "labgame", keepalive=30.0, poll=30.0,
+                              max_seconds=30.0)
+        assert next(stream).startswith("retry:")
+
+        def later() -> None:
+            time.sleep(0.2)
+            rt.act(table_id, players[0], "pick", {"number": 3})
+
+        threading.Thread(target=later).start()
+        started = time.monotonic()
+        chunk = next(stream)
+        assert time.monotonic() - started < 5  # woken by the runtime, not by the 30 s poll
+        assert chunk.startswith("id: ") and json.loads(chunk.split("data: ", 1)[1])["id"] == last + 1
+        stream.close()
+
+
+def test_keepalive_comments_while_nothing_happens(app: Flask, table_id: int, players: list[int]) -> None:
+    rt = app.extensions["arena"].runtime
+    last = rt.get_data(table_id, players[0])["notifications"]["last_packet_id"]
+    with app.app_context():
+        body = "".join(event_stream(table_id, players[0], last, "en", "labgame", keepalive=0.05, poll=0.02,
+                                    max_seconds=0.3))
+    assert ": keepalive" in body and "id:" not in body
+
+
+def test_a_stream_ahead_of_the_log_is_told_to_reload(browser: Browser, table_id: int, players: list[int]) -> None:
+    _, named = parse_sse(browser.get(f"/table/{table_id}/events?as={players[0]}",
+                                     headers={"Last-Event-ID": "100000"}).data)
+    assert named == ["reset"]
