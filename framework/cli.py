@@ -271,6 +271,26 @@ def bench_runtime_cmd(actions: int, tables: int) -> None:
     click.echo(json.dumps(bench_runtime(actions=actions, tables=tables)))
 
 
+@bench.command("upgrade")
+@click.option("--tables", "count", default=200, show_default=True)
+@guarded
+def bench_upgrade_cmd(count: int) -> None:
+    """Seconds to upgrade N in-progress SQLite tables to a new release (one transaction each)."""
+    from framework.releases.bench import bench_upgrade
+
+    click.echo(json.dumps(bench_upgrade(count)))
+
+
+def _register_release_commands() -> None:
+    from framework.releases.cli import game, release, upgrade_cmd
+
+    main.add_command(release)
+    main.add_command(game)
+    main.add_command(upgrade_cmd)
+
+
+_register_release_commands()
+
 from framework.i18n_cli import i18n as i18n_group  # noqa: E402  (arena i18n ...)
 
 main.add_command(i18n_group)

@@ -161,8 +161,13 @@ def build_definition(
     return definition
 
 
+_LOADED: dict[str, GameDefinition] = {}
+
+
 def load_game_from_directory(directory: Path, module_name: str) -> GameDefinition:
     """Load a game package from any folder (a stored release) under ``module_name``."""
+    if module_name in _LOADED:
+        return _LOADED[module_name]
     if module_name in sys.modules:
         return load_game(sys.modules[module_name])
     spec = importlib.util.spec_from_file_location(
@@ -174,7 +179,8 @@ def load_game_from_directory(directory: Path, module_name: str) -> GameDefinitio
     sys.modules[module_name] = module
     try:
         spec.loader.exec_module(module)
-        return load_game(module)
+        _LOADED[module_name] = load_game(module)
+        return _LOADED[module_name]
     except Exception:
         for name in [m for m in sys.modules if m == module_name or m.startswith(module_name + ".")]:
             del sys.modules[name]

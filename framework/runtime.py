@@ -126,6 +126,10 @@ class Runtime:
         self._listeners_lock = threading.Lock()
         # Production tables load their release's stored code (set by the releases package).
         self.game_loader = game_loader
+        # game -> (production version, its definition); set by the site.
+        self.production_release: Callable[[str], tuple[str, GameDefinition] | None] | None = None
+        # Run before each action (lazy upgrades, blocked tables); set by the site.
+        self.before_action: Callable[[TableInfo], TableInfo] | None = None
 
     # ------------------------------------------------------------------ lookups
     def table_info(self, table_id: int) -> TableInfo:
@@ -198,9 +202,18 @@ class Runtime:
             UserError: wrong player count, unknown option or value, bad mode.
             ConfigError: the game's files are invalid (dbmodel.sql: file, line, statement).
         """
-        gdef = definition or self.registry.get(game)
         if mode not in ("studio", "production"):
             raise UserError("A table is 'studio' or 'production', not ${mode}", "bad_mode", mode=mode)
+        if mode == "production" and definition is None:
+            self.registry.get(game)  # an unknown game is reported as such
+            found = self.production_release(game) if self.production_release else None
+            if found is None:
+                raise UserError(
+                    "No release of ${game} is in production: build and deploy one first",
+                    "no_release", game=game,
+                )
+            release_version, definition = found
+        gdef = definition or self.registry.get(game)
         names = [f"player{i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
         gdef.check_player_count(len(names))
         if len(set(names)) != len(names):
@@ -330,9 +343,8 @@ class Runtime:
                 "${game} is being updated; your move was not sent. Try again in a minute.",
                 "game_blocked", game=gdef.info.display_name,
             )
-        before_upgrade = getattr(self, "before_action", None)
-        if before_upgrade is not None:
-            info = before_upgrade(info) or info
+        if self.before_action is not None:
+            info = self.before_action(info)
             gdef = self.game_for(info)
         try:
             with self.store.connect(info.id) as db:

@@ -9,7 +9,7 @@ from pathlib import Path
 from sqlalchemy import Engine
 
 from framework.platform.db import create_platform_engine, upgrade_platform
-from framework.registry import GameRegistry
+from framework.registry import GameDefinition, GameRegistry
 from framework.runtime import Runtime
 from framework.storage.base import TableStore
 from framework.storage.sqlite import SQLiteStore
@@ -35,7 +35,18 @@ class Site:
     runtime: Runtime = field(init=False)
 
     def __post_init__(self) -> None:
+        from framework.releases.builds import load_release
+        from framework.releases.upgrade import before_action, production_version
+
         self.runtime = Runtime(self.platform, self.store, self.registry)
+        self.runtime.game_loader = lambda info: load_release(self, info.game, info.release_version or "")
+
+        def production(game: str) -> tuple[str, GameDefinition] | None:
+            version = production_version(self, game)
+            return None if version is None else (version, load_release(self, game, version))
+
+        self.runtime.production_release = production
+        self.runtime.before_action = before_action(self)
 
     @classmethod
     def open(

@@ -17,7 +17,7 @@ from framework.errors import GameSystemError, NotYourTurnError, UserError
 from framework.i18n import MessageFormatError, format_message, with_plural_args
 from framework.states import END_STATE_ID, State, StateType
 from framework.storage.base import Result, TableConnection
-from framework.storage.dialect import translate_query
+from framework.storage.dialect import translate_query, translate_statements
 
 if TYPE_CHECKING:
     from framework.registry import GameDefinition
@@ -74,6 +74,9 @@ class Table:
     """
 
     definition: ClassVar[GameDefinition]
+    #: During ``upgrade_table_db`` only: schema operations applied to every copy too
+    #: (``framework.releases.migrate.TableMigrator``); None otherwise.
+    migrate: Any = None
     #: label -> global id (10..89) of the game's own globals; options are added by key.
     GLOBALS: ClassVar[Mapping[str, int]] = {}
 
@@ -115,12 +118,19 @@ class Table:
     # ----------------------------------------------------------------- SQL helpers
     def db_query(self, sql: str, params: Sequence[Any] = ()) -> Result:
         """Run one statement written in MySQL's dialect (``%s`` for parameters)."""
-        if not sql.lstrip()[:6].upper() == "SELECT":
+        head = sql.lstrip()[:6].upper()
+        if head != "SELECT":
             lowered = sql.lower()
             if "global" in lowered:
                 self._globals = None
             if "player" in lowered:
                 self._players = None
+            if head in ("CREATE", "ALTER ", "DROP T", "DROP I"):
+                # DDL can take several statements on the target (SQLite: one ADD each).
+                result = Result([], 0, None)
+                for statement in translate_statements(sql, self._db.dialect):
+                    result = self._db.execute(statement, params)
+                return result
         return self._db.execute(translate_query(sql, self._db.dialect), params)
 
     def db_get_last_id(self, result: Result) -> int | None:

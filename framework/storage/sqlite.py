@@ -54,6 +54,17 @@ class SQLiteTableConnection:
         cur = self.raw.execute(f'PRAGMA table_info("{table}")')
         return [r[1] for r in cur.fetchall()]
 
+    def all_columns(self) -> dict[str, list[str]]:
+        """Every table's columns in one statement (table-valued ``pragma_table_info``)."""
+        cur = self.raw.execute(
+            "SELECT m.name, p.name FROM sqlite_master AS m JOIN pragma_table_info(m.name) AS p "
+            "WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' ORDER BY m.name, p.cid"
+        )
+        out: dict[str, list[str]] = {}
+        for table, column in cur.fetchall():
+            out.setdefault(table, []).append(column)
+        return out
+
     def copy_structure(self, source: str, target: str) -> None:
         self.raw.execute(f'CREATE TABLE "{target}" AS SELECT * FROM "{source}" WHERE 0')
 

@@ -1,0 +1,1 @@
+"""Versioned releases of games and upgrades of the tables in progress."""

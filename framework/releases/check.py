@@ -1,0 +1,260 @@
+"""``arena release check``: what a candidate release would break in games in progress."""
+
+from __future__ import annotations
+
+import difflib
+import sqlite3
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from framework.errors import ArenaError, UserError
+from framework.platform.models import GameTableRecord, ReleaseRecord
+from framework.registry import GameRegistry
+from framework.releases import schema as schema_mod
+from framework.releases.builds import fresh_schema, load_release, release_manifest, self_imports
+from framework.releases.migrate import sync_copies
+from framework.releases.upgrade import apply_upgrade, production_version
+
+if TYPE_CHECKING:
+    from framework.site import Site
+
+ERROR, BREAKING, WARNING, INFO = "error", "breaking", "warning", "info"
+REAL_TABLES_REHEARSED = 5
+
+
+@dataclass
+class Finding:
+    severity: str  # error: stops deploy unless --force; breaking: needs --block
+    kind: str
+    message: str
+    advice: str = ""
+
+
+@dataclass
+class CheckReport:
+    game: str
+    candidate: str
+    production: str | None
+    findings: list[Finding]
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == ERROR]
+
+    @property
+    def breaking(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == BREAKING]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "candidate": self.candidate, "production": self.production,
+                "ok": not self.errors, "needs_block": bool(self.breaking),
+                "findings": [asdict(f) for f in self.findings]}
+
+
+def latest_version(site: Site, game: str) -> str:
+    with Session(site.platform) as s:
+        version = s.scalar(select(ReleaseRecord.version).where(ReleaseRecord.game == game)
+                           .order_by(ReleaseRecord.version.desc()))
+    if version is None:
+        raise UserError("${game} has no release yet: run arena release build ${game}",
+                        "no_release", game=game)
+    return version
+
+
+def live_tables(site: Site, game: str) -> list[tuple[int, str | None]]:
+    with Session(site.platform) as s:
+        rows = s.execute(select(GameTableRecord.id, GameTableRecord.release_version).where(
+            GameTableRecord.game == game, GameTableRecord.mode == "production",
+            GameTableRecord.status != "finished").order_by(GameTableRecord.id)).all()
+    return [(int(r[0]), r[1]) for r in rows]
+
+
+def check(site: Site, game: str, version: str | None = None) -> CheckReport:
+    """Compare release ``version`` (default: the latest built) with production."""
+    candidate = version or latest_version(site, game)
+    cand = release_manifest(site, game, candidate)
+    production = production_version(site, game)
+    findings: list[Finding] = []
+    bad_imports = self_imports(Path(site.instance_path / "releases" / game / candidate / "package"), game)
+    if bad_imports:
+        findings.append(Finding(
+            ERROR, "imports", f"{', '.join(bad_imports)} import games.{game} absolutely: a release "
+            "would run the working tree's code instead of its own",
+            f"use relative imports (from .rules import ...) inside games/{game}"))
+    if production is None:
+        findings.append(Finding(INFO, "first", f"{game} has no production release: nothing to compare"))
+        return CheckReport(game, candidate, None, findings)
+    if production == candidate:
+        findings.append(Finding(INFO, "same", f"{candidate} is already in production"))
+        return CheckReport(game, candidate, production, findings)
+    prod = release_manifest(site, game, production)
+    findings += _states(site, game, prod, cand)
+    findings += _stats(prod, cand)
+    findings += _options_and_globals(prod, cand)
+    findings += _msgids(prod, cand)
+    findings += _rehearse(site, game, production, candidate)
+    return CheckReport(game, candidate, production, findings)
+
+
+def _states(site: Site, game: str, prod: dict[str, Any], cand: dict[str, Any]) -> list[Finding]:
+    out = []
+    new = {s["id"]: s for s in cand["states"]}
+    for old in prod["states"]:
+        now = new.get(old["id"])
+        if now is None:
+            moved = [s["id"] for s in cand["states"] if s["name"] == old["name"]]
+            where = f" (renumbered to {moved[0]})" if moved else ""
+            out.append(Finding(ERROR, "state", f"state {old['id']} ({old['name']}) was removed{where}",
+                               "never change the id of a released state; add new states instead"))
+        elif now["type"] != old["type"]:
+            out.append(Finding(ERROR, "state", f"state {old['id']} ({old['name']}) changed type "
+                               f"from {old['type']} to {now['type']}", "keep its type; add a new state"))
+        elif now["name"] != old["name"]:
+            out.append(Finding(WARNING, "state", f"state {old['id']} was renamed from {old['name']} "
+                               f"to {now['name']}", "the client code must handle the new name"))
+    stuck = []
+    for table_id, _ in live_tables(site, game):
+        try:
+            with site.store.connect(table_id, write=False) as db:
+                rows = db.execute("SELECT global_value FROM `global` WHERE global_id = 1"
+                                  if db.dialect != "postgresql" else
+                                  'SELECT global_value FROM "global" WHERE global_id = 1').rows
+        except (FileNotFoundError, sqlite3.Error):
+            continue
+        if rows and int(rows[0]["global_value"]) not in new:
+            stuck.append(f"{table_id} (state {rows[0]['global_value']})")
+    if stuck:
+        out.append(Finding(ERROR, "state", f"tables in progress sit in states the candidate lacks: "
+                           f"{', '.join(stuck)}", "keep those states until no table uses them"))
+    return out
+
+
+def _stats(prod: dict[str, Any], cand: dict[str, Any]) -> list[Finding]:
+    out = []
+    new = {(s["scope"], s["id"]): s for s in cand["stats"]}
+    old_ids = {(s["scope"], s["id"]) for s in prod["stats"]}
+    for old in prod["stats"]:
+        now = new.get((old["scope"], old["id"]))
+        if now is None:
+            moved = [s["id"] for s in cand["stats"] if s["key"] == old["key"] and s["scope"] == old["scope"]]
+            what = f"renumbered to {moved[0]}" if moved else "removed"
+            out.append(Finding(ERROR, "statistic", f"{old['scope']} statistic {old['id']} ({old['key']}) "
+                               f"was {what}: players' history of it would be lost",
+                               "keep the id; a statistic's id is forever"))
+        elif now["type"] != old["type"]:
+            out.append(Finding(ERROR, "statistic", f"{old['scope']} statistic {old['id']} "
+                               f"({old['key']}) changed type from {old['type']} to {now['type']}",
+                               "add a new statistic with a new id instead"))
+    for key, stat in new.items():
+        if key not in old_ids:
+            out.append(Finding(INFO, "statistic", f"new {stat['scope']} statistic {stat['id']} "
+                               f"({stat['key']}): initialised in tables in progress by the upgrade"))
+    return out
+
+
+def _options_and_globals(prod: dict[str, Any], cand: dict[str, Any]) -> list[Finding]:
+    out = []
+    old_opts = {o["id"]: o for o in prod["options"]}
+    new_opts = {o["id"]: o for o in cand["options"]}
+    for oid in sorted(set(new_opts) - set(old_opts)):
+        out.append(Finding(INFO, "option", f"new option {oid} ({new_opts[oid]['key']}): tables in "
+                           f"progress get its default {new_opts[oid]['default']}"))
+    for oid in sorted(set(old_opts) - set(new_opts)):
+        out.append(Finding(WARNING, "option", f"option {oid} ({old_opts[oid]['key']}) was removed",
+                           "tables in progress keep its value; make sure nothing reads it"))
+    for oid in sorted(set(old_opts) & set(new_opts)):
+        gone = sorted(set(old_opts[oid]["values"]) - set(new_opts[oid]["values"]))
+        if gone:
+            out.append(Finding(ERROR, "option", f"option {oid} lost values {gone}: tables created "
+                               "with them could not go on", "keep the values"))
+    old_g, new_g = prod["globals"], cand["globals"]
+    for label in sorted(set(new_g) - set(old_g)):
+        out.append(Finding(INFO, "global", f"new global {label} ({new_g[label]}): tables in progress "
+                           "get its declared default"))
+    for label in sorted(set(old_g) - set(new_g)):
+        out.append(Finding(INFO, "global", f"global {label} is no longer declared"))
+    for label in sorted(set(old_g) & set(new_g)):
+        if old_g[label] != new_g[label]:
+            out.append(Finding(ERROR, "global", f"global {label} moved from id {old_g[label]} to "
+                               f"{new_g[label]}: tables in progress would read the wrong value",
+                               "keep its id"))
+    return out
+
+
+def _msgids(prod: dict[str, Any], cand: dict[str, Any]) -> list[Finding]:
+    out = []
+    kept = set(cand["msgids"])
+    added = [m for m in cand["msgids"] if m not in set(prod["msgids"])]
+    for old in prod["msgids"]:
+        if old in kept:
+            continue
+        near = difflib.get_close_matches(old, added, n=1, cutoff=0.75)
+        advice = (f"it looks changed into {near[0]!r}: fix the English in the translations' "
+                  "msgid too, or keep the old string" if near else "its translations are lost")
+        out.append(Finding(WARNING, "msgid", f"the string {old!r} is gone: its translations are lost",
+                           advice))
+    return out
+
+
+def _rehearse(site: Site, game: str, production: str, candidate: str) -> list[Finding]:
+    """Upgrade a fresh table at production (and copies of real tables) with the candidate;
+    each must end with the schema of a fresh candidate table. Live tables are never touched."""
+    from framework.site import Site as SiteClass
+
+    out: list[Finding] = []
+    prod_def = load_release(site, game, production)
+    cand_def = load_release(site, game, candidate)
+    expected = fresh_schema(cand_def)
+    prod_schema = schema_mod.from_json(release_manifest(site, game, production)["schema"])
+    changes = schema_mod.diff(expected, prod_schema)
+    if changes:
+        out.append(Finding(BREAKING, "schema", "the schema changes: " + "; ".join(changes[:8]),
+                           "deploy with --block so every table upgrades while nobody plays"))
+    with tempfile.TemporaryDirectory() as tmp:
+        registry = GameRegistry(packages={})
+        registry.add_definition(prod_def)
+        scratch = SiteClass.open(Path(tmp) / "rehearsal", registry=registry)
+        try:
+            subjects: list[tuple[str, int]] = []
+            try:
+                fresh = scratch.runtime.create_table(game, prod_def.info.min_players, {},
+                                                     seed="rehearsal", definition=prod_def)
+                subjects.append(("a new table at " + production, fresh))
+            except ArenaError as exc:
+                out.append(Finding(ERROR, "rehearsal", f"cannot create a table at {production}: {exc}"))
+            for table_id, version in live_tables(site, game)[:REAL_TABLES_REHEARSED]:
+                if version != production or site.store.dialect != "sqlite":
+                    continue
+                target = scratch.store.path(100000 + table_id)  # type: ignore[attr-defined]
+                with site.store.connect(table_id, write=False) as db:
+                    dst = sqlite3.connect(str(target))
+                    db.dbapi_connection().backup(dst)
+                    dst.close()
+                subjects.append((f"a copy of table {table_id}", 100000 + table_id))
+            for label, tid in subjects:
+                try:
+                    with scratch.store.connect(tid) as db:
+                        apply_upgrade(db, cand_def, production, candidate)
+                        actual = schema_mod.reflect(db)
+                        leftover = sync_copies(db)
+                except Exception as exc:  # the rehearsal reports any failure of game code
+                    out.append(Finding(ERROR, "rehearsal", f"upgrading {label} failed: {exc}",
+                                       "fix upgrade_table_db and build again"))
+                    continue
+                problems = schema_mod.diff(expected, actual)
+                if problems:
+                    out.append(Finding(ERROR, "rehearsal", f"after upgrade_table_db, {label} differs from "
+                                       "a new table: " + "; ".join(problems[:10]),
+                                       "add the missing steps to upgrade_table_db (self.migrate...)"))
+                if leftover:
+                    out.append(Finding(ERROR, "rehearsal", f"copies of {label} were out of step: {leftover}"))
+        finally:
+            scratch.close()
+    if not any(f.kind == "rehearsal" for f in out) and changes:
+        out.append(Finding(INFO, "rehearsal", "upgrade rehearsal passed: upgraded tables match new ones"))
+    return out

@@ -1,0 +1,180 @@
+"""``self.migrate`` in ``upgrade_table_db``: Alembic operations on a table's own database,
+applied to the live table and to all its copies (``zz_replayN_``, ``zz_savepoint_``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+from alembic.operations import Operations
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy.pool import StaticPool
+
+from framework.storage.base import COPY_PREFIXES, TableConnection
+
+_URLS = {"sqlite": "sqlite://", "postgresql": "postgresql+psycopg://", "mysql": "mysql+pymysql://"}
+
+
+class OwnedTransaction:
+    """A DB-API connection whose ``commit``/``rollback`` do nothing: the caller owns the
+    transaction, and SQLAlchemy's own bookkeeping (which rolls back when its connection is
+    closed) must not end it."""
+
+    def __init__(self, raw: Any) -> None:
+        self._raw = raw
+
+    def commit(self) -> None:
+        pass
+
+    def rollback(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._raw, name)
+
+
+class TableMigrator:
+    """Schema changes for one table database, inside the upgrade's transaction.
+
+    Each method takes the live table's name and changes every copy the same way, so a
+    studio save slot or the undo point still loads after the upgrade.
+    """
+
+    def __init__(self, db: TableConnection) -> None:
+        self.db = db
+        self._conn: sa.Connection | None = None
+        self._ops: Operations | None = None
+        self.changed: list[str] = []
+
+    @property
+    def ops(self) -> Operations:
+        """Alembic's operations on this connection (made on first use: it costs ~2 ms)."""
+        if self._ops is None:
+            raw = OwnedTransaction(self.db.dbapi_connection())
+            # The upgrade owns the transaction: SQLAlchemy must neither commit nor roll back.
+            engine = sa.create_engine(
+                _URLS[self.db.dialect], creator=lambda: raw, poolclass=StaticPool,
+                pool_reset_on_return=None,
+            )
+            self._conn = engine.connect()
+            self._ops = Operations(MigrationContext.configure(self._conn, opts={"render_as_batch": True}))
+        return self._ops
+
+    def _dialect(self) -> sa.Dialect:
+        from sqlalchemy.dialects import mysql, postgresql, sqlite
+
+        return {"sqlite": sqlite.dialect, "postgresql": postgresql.dialect,
+                "mysql": mysql.dialect}[self.db.dialect]()
+
+    def _targets(self, table: str) -> list[str]:
+        existing = set(self.db.table_names())
+        return [name for name in [table, *(p + table for p in COPY_PREFIXES)] if name in existing]
+
+    def _batch(self, table: str) -> Any:
+        return self.ops.batch_alter_table(table, recreate="auto")
+
+    def add_column(self, table: str, column: sa.Column[Any]) -> None:
+        # Plain DDL compiled by SQLAlchemy: Alembic's machinery is not needed to add a column.
+        spec = str(sa.schema.CreateColumn(column).compile(dialect=self._dialect()))
+        q = '"' if self.db.dialect == "postgresql" else "`"
+        for name in self._targets(table):
+            self.db.execute(f"ALTER TABLE {q}{name}{q} ADD COLUMN {spec}")
+        self.changed.append(f"add column {table}.{column.name}")
+
+    def drop_column(self, table: str, column: str) -> None:
+        for name in self._targets(table):
+            with self._batch(name) as batch:
+                batch.drop_column(column)
+        self.changed.append(f"drop column {table}.{column}")
+
+    def alter_column(self, table: str, column: str, **kw: Any) -> None:
+        """Alembic's ``alter_column`` (type_, nullable, server_default, new_column_name...)."""
+        for name in self._targets(table):
+            with self._batch(name) as batch:
+                batch.alter_column(column, **kw)
+        self.changed.append(f"alter column {table}.{column}")
+
+    def create_table(self, table: str, *columns: sa.Column[Any], **kw: Any) -> None:
+        self.ops.create_table(table, *columns, **kw)
+        for prefix in COPY_PREFIXES:
+            self.ops.create_table(prefix + table, *(c._copy() for c in columns))
+        self.changed.append(f"create table {table}")
+
+    def drop_table(self, table: str) -> None:
+        for name in self._targets(table):
+            self.ops.drop_table(name)
+        self.changed.append(f"drop table {table}")
+
+    def rename_table(self, old: str, new: str) -> None:
+        for prefix in ("", *COPY_PREFIXES):
+            if prefix + old in self.db.table_names():
+                self.ops.rename_table(prefix + old, prefix + new)
+        self.changed.append(f"rename table {old} to {new}")
+
+    def create_index(self, name: str, table: str, columns: list[str], unique: bool = False) -> None:
+        """Indexes live on the live table only; copies are storage."""
+        self.ops.create_index(name, table, columns, unique=unique)
+        self.changed.append(f"create index {name}")
+
+    def drop_index(self, name: str, table: str) -> None:
+        self.ops.drop_index(name, table_name=table)
+        self.changed.append(f"drop index {name}")
+
+    def close(self) -> None:
+        # Only the SQLAlchemy handle: disposing the engine would close the table's own
+        # connection, which the store keeps open.
+        if self._conn is not None:
+            self._conn.close()
+
+
+def sync_copies(db: TableConnection) -> list[str]:
+    """Give every copy the live table's columns (catches changes made with raw SQL), keeping
+    the rows of the columns both have; create copies of new tables; drop copies of dropped
+    tables. Returns what it changed."""
+    q = "`" if db.dialect in ("sqlite", "mysql") else '"'
+    all_columns = getattr(db, "all_columns", None)
+    columns: dict[str, list[str]] = (
+        all_columns() if all_columns else {t: db.column_names(t) for t in db.table_names()}
+    )
+    names = set(columns)
+    live = [t for t in names if not t.startswith(COPY_PREFIXES) and not t.startswith("_alembic")]
+    changed: list[str] = []
+    for table in live:
+        cols = columns[table]
+        for prefix in COPY_PREFIXES:
+            copy = prefix + table
+            if copy not in names:
+                db.copy_structure(table, copy)
+                changed.append(f"created {copy}")
+                continue
+            copy_cols = columns[copy]
+            if copy_cols == cols:
+                continue
+            common = [c for c in cols if c in copy_cols]
+            tmp = f"zz_tmp_{copy}"[:60]
+            db.copy_structure(table, tmp)
+            if common:
+                col_list = ", ".join(f"{q}{c}{q}" for c in common)
+                db.execute(f"INSERT INTO {q}{tmp}{q} ({col_list}) SELECT {col_list} FROM {q}{copy}{q}")
+            for column, default in _defaults(db, table).items():
+                if column not in copy_cols and default is not None:
+                    db.execute(f"UPDATE {q}{tmp}{q} SET {q}{column}{q} = {default}")
+            db.execute(f"DROP TABLE {q}{copy}{q}")
+            db.execute(f"ALTER TABLE {q}{tmp}{q} RENAME TO {q}{copy}{q}")
+            changed.append(f"rebuilt {copy}")
+    for name in names:
+        for prefix in COPY_PREFIXES:
+            if name.startswith(prefix) and name[len(prefix):] not in live:
+                db.execute(f"DROP TABLE {q}{name}{q}")
+                changed.append(f"dropped {name}")
+    return changed
+
+
+def _defaults(db: TableConnection, table: str) -> dict[str, str | None]:
+    """Column -> default expression of a live table (SQLite: as declared)."""
+    if db.dialect != "sqlite":
+        return {}
+    return {r["name"]: r["dflt_value"] for r in db.execute(f"PRAGMA table_info(`{table}`)").rows}

@@ -1,0 +1,245 @@
+"""Upgrading production tables to the production release: one transaction per table."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from framework.errors import BlockedError, GameSystemError
+from framework.platform.models import GameRecord, GameTableRecord
+from framework.registry import GameDefinition
+from framework.releases import schema as schema_mod
+from framework.releases.builds import load_release, release_manifest, version_int
+from framework.releases.migrate import TableMigrator, sync_copies
+from framework.runtime import TableInfo
+from framework.storage.base import TableConnection
+from framework.table import ActionContext, Table, utcnow
+
+if TYPE_CHECKING:
+    from framework.site import Site
+
+
+class UpgradeError(GameSystemError):
+    """A table could not be brought to the new release; it stays on its old one."""
+
+
+@dataclass
+class UpgradeOutcome:
+    table_id: int
+    from_version: str | None
+    to_version: str | None
+    status: str  # upgraded | current | failed | would_upgrade
+    error: str | None = None
+    changes: list[str] | None = None
+
+
+def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str | None,
+                  to_version: str, expected: schema_mod.Schema | None = None) -> list[str]:
+    """Run ``gdef``'s ``upgrade_table_db`` and the framework's own duties on an open
+    transaction: new statistics, options and globals get their defaults, copies follow the
+    live tables, the table's state must still exist. Returns what changed.
+
+    Raises:
+        UpgradeError: anything failed (the caller rolls the transaction back).
+    """
+    table: Table = gdef.table_class(ActionContext(db=db, now=utcnow))
+    migrator = TableMigrator(db)
+    table.migrate = migrator  # type: ignore[attr-defined]
+    changes: list[str] = []
+    try:
+        table.upgrade_table_db(version_int(from_version))
+        changes += migrator.changed
+    except Exception as exc:
+        raise UpgradeError(f"upgrade_table_db({version_int(from_version)}) failed: {exc!r}") from exc
+    finally:
+        migrator.close()
+        table.migrate = None  # type: ignore[attr-defined]
+    table = gdef.table_class(ActionContext(db=db, now=utcnow))  # fresh caches after DDL
+    state_id = table.gamestate.state_id()
+    if state_id not in gdef.states.by_id:
+        raise UpgradeError(f"the table is in state {state_id}, which release {to_version} does not have")
+    changes += _initialise_new_stats(table, gdef)
+    changes += _initialise_new_globals(table, gdef)
+    changes += sync_copies(db)
+    if expected is not None:
+        problems = schema_mod.diff(expected, schema_mod.reflect(db))
+        if problems:
+            raise UpgradeError(
+                f"after upgrade_table_db the schema is not release {to_version}'s: "
+                + "; ".join(problems[:8])
+            )
+    table._set_meta("release", to_version)
+    return changes
+
+
+def _initialise_new_stats(table: Table, gdef: GameDefinition) -> list[str]:
+    rows = table.db_query("SELECT stats_type, stats_player_id FROM stats").rows
+    present = {(int(r["stats_type"]), r["stats_player_id"] is None) for r in rows}
+    changes = []
+    for stat in gdef.stats.stats:
+        if (stat.id, stat.scope == "table") not in present:
+            table.init_stat(stat.scope, stat.key, False if stat.type == "bool" else 0)
+            changes.append(f"initialised statistic {stat.key}")
+    return changes
+
+
+def _initialise_new_globals(table: Table, gdef: GameDefinition) -> list[str]:
+    present = {int(r["global_id"]) for r in table.db_query("SELECT global_id FROM global").rows}
+    changes = []
+    for opt in gdef.options.options.values():
+        if opt.id not in present:
+            table.set_game_state_initial_value(opt.id, opt.default)
+            changes.append(f"option {opt.key} set to its default {opt.default}")
+    defaults: dict[str, int] = getattr(gdef.table_class, "GLOBAL_DEFAULTS", {})
+    for label, gid in gdef.table_class.GLOBALS.items():
+        if gid not in present:
+            table.set_game_state_initial_value(gid, int(defaults.get(label, 0)))
+            changes.append(f"global {label} set to {defaults.get(label, 0)}")
+    return changes
+
+
+_SCHEMAS: dict[tuple[str, str, str], schema_mod.Schema] = {}
+
+
+def _expected_schema(site: Site, game: str, version: str) -> schema_mod.Schema:
+    """A release's schema (releases never change, so it is kept once read)."""
+    key = (str(site.instance_path), game, version)
+    if key not in _SCHEMAS:
+        _SCHEMAS[key] = schema_mod.from_json(release_manifest(site, game, version)["schema"])
+    return _SCHEMAS[key]
+
+
+def production_version(site: Site, game: str) -> str | None:
+    with Session(site.platform) as s:
+        rec = s.get(GameRecord, game)
+        return rec.production_version if rec else None
+
+
+def upgrade_table(site: Site, table_id: int, dry_run: bool = False,
+                  known: tuple[str, str | None, str, str | None] | None = None,
+                  record: bool = True) -> UpgradeOutcome:
+    """Bring one production table to its game's production release.
+
+    A failure leaves the table exactly as it was (its transaction rolls back), marks it
+    blocked and logs the error; running again after a fixed release finishes the job.
+    ``known`` (game, release, mode, production) saves the platform look-ups of a batch;
+    with ``record=False`` the caller writes the new release to the platform afterwards.
+    """
+    if known is None:
+        with Session(site.platform) as s:
+            rec = s.get(GameTableRecord, table_id)
+            if rec is None:
+                raise GameSystemError(f"no table {table_id}")
+            game, current, mode = rec.game, rec.release_version, rec.mode
+        target = production_version(site, game)
+    else:
+        game, current, mode, target = known
+    if mode != "production" or target is None or current == target:
+        return UpgradeOutcome(table_id, current, target, "current")
+    if dry_run:
+        return UpgradeOutcome(table_id, current, target, "would_upgrade")
+    try:
+        gdef = load_release(site, game, target)
+        with site.store.connect(table_id) as db:
+            recorded = db.execute(
+                "SELECT meta_value FROM arena_meta WHERE meta_key = 'release'"
+            ).rows
+            # The table database is the truth: a crash after its commit and before the
+            # platform's leaves it already upgraded.
+            if recorded and recorded[0]["meta_value"] == target:
+                changes: list[str] = []
+            else:
+                expected = _expected_schema(site, game, target)
+                changes = apply_upgrade(db, gdef, current, target, expected)
+    except Exception as exc:
+        site.runtime.log_error(table_id, None, f"upgrade to {target}", exc)
+        with Session(site.platform) as s, s.begin():
+            row = s.get(GameTableRecord, table_id)
+            if row is not None:
+                row.blocked = True
+        return UpgradeOutcome(table_id, current, target, "failed", str(exc))
+    if record:
+        _record_upgraded(site, [table_id], target)
+    site.runtime.forget_table(table_id)
+    return UpgradeOutcome(table_id, current, target, "upgraded", changes=changes)
+
+
+def _record_upgraded(site: Site, table_ids: list[int], version: str) -> None:
+    """The platform follows the table databases (which are the truth: a crash between the
+    two is mended by the next run, which finds the table already at ``version``)."""
+    if not table_ids:
+        return
+    with Session(site.platform) as s, s.begin():
+        s.execute(update(GameTableRecord).where(GameTableRecord.id.in_(table_ids))
+                  .values(release_version=version, blocked=False))
+
+
+def upgrade_all(site: Site, game: str | None = None, dry_run: bool = False,
+                progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Upgrade every production table in play (of ``game``); a summary of the run."""
+    with Session(site.platform) as s:
+        query = select(GameTableRecord.id, GameTableRecord.game, GameTableRecord.release_version).where(
+            GameTableRecord.mode == "production", GameTableRecord.status != "finished")
+        if game is not None:
+            query = query.where(GameTableRecord.game == game)
+        rows = s.execute(query.order_by(GameTableRecord.id)).all()
+        targets = {name: rec.production_version for name in {r[1] for r in rows}
+                   if (rec := s.get(GameRecord, name)) is not None}
+    outcomes = []
+    pending: dict[str, list[int]] = {}
+    for table_id, table_game, current in rows:
+        target = targets.get(table_game)
+        outcome = upgrade_table(site, table_id, dry_run, (table_game, current, "production", target),
+                                record=False)
+        outcomes.append(outcome)
+        if outcome.status == "upgraded" and target is not None:
+            pending.setdefault(target, []).append(table_id)
+            if len(pending[target]) >= 500:
+                _record_upgraded(site, pending.pop(target), target)
+        if progress is not None:
+            progress(1)
+    for version, ids in pending.items():
+        _record_upgraded(site, ids, version)
+    summary: dict[str, Any] = {"upgraded": 0, "current": 0, "failed": 0, "would_upgrade": 0}
+    for o in outcomes:
+        summary[o.status] += 1
+    summary["failures"] = [{"table": o.table_id, "error": o.error} for o in outcomes if o.status == "failed"]
+    return summary
+
+
+def production_tables(site: Site, game: str | None = None) -> list[int]:
+    """Ids of the production tables still in play (of ``game``)."""
+    with Session(site.platform) as s:
+        query = select(GameTableRecord.id).where(GameTableRecord.mode == "production",
+                                                 GameTableRecord.status != "finished")
+        if game is not None:
+            query = query.where(GameTableRecord.game == game)
+        return list(s.scalars(query.order_by(GameTableRecord.id)))
+
+
+def before_action(site: Site) -> Callable[[TableInfo], TableInfo]:
+    """The runtime's hook: refuse blocked tables, upgrade a table that is behind (lazily)."""
+
+    def hook(info: TableInfo) -> TableInfo:
+        if info.mode != "production":
+            return info
+        with Session(site.platform) as s:
+            rec = s.get(GameTableRecord, info.id)
+            game = s.get(GameRecord, info.game)
+            blocked = bool(rec and rec.blocked)
+            target = game.production_version if game else None
+        if not blocked and target is not None and target != info.release_version:
+            outcome = upgrade_table(site, info.id)
+            blocked = outcome.status == "failed"
+        if blocked:
+            raise BlockedError(
+                "This table is waiting for a fix of the game; your move was not sent. "
+                "Try again later.", "table_blocked",
+            )
+        return site.runtime.table_info(info.id)
+
+    return hook

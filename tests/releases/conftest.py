@@ -1,0 +1,113 @@
+"""A scaffolded game in its own git repository, and a site whose registry points at it."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from framework.registry import GameRegistry, load_game_from_directory
+from framework.scaffold import new_game
+from framework.site import Site
+
+GAME = "relgame"
+
+
+def git(repo: Path, *args: str) -> str:
+    proc = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True)
+    return proc.stdout
+
+
+@dataclass
+class Workspace:
+    repo: Path
+    folder: Path
+    site: Site
+
+    def commit(self, message: str) -> None:
+        git(self.repo, "add", "-A")
+        git(self.repo, "commit", "-q", "-m", message)
+
+    def edit(self, name: str, old: str, new: str) -> None:
+        path = self.folder / name
+        text = path.read_text()
+        assert old in text, (name, old)
+        path.write_text(text.replace(old, new, 1))
+
+    def append(self, name: str, text: str) -> None:
+        path = self.folder / name
+        path.write_text(path.read_text() + text)
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Iterator[Workspace]:
+    repo = tmp_path / "repo"
+    (repo / "games").mkdir(parents=True)
+    git(repo, "init", "-q")
+    git(repo, "config", "user.email", "dev@example.invalid")
+    git(repo, "config", "user.name", "Dev")
+    folder = new_game(GAME, repo / "games")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "a new game")
+    registry = GameRegistry(packages={})
+    registry.add_definition(load_game_from_directory(folder, f"arena_ws_{tmp_path.name}"))
+    site = Site.open(tmp_path / "instance", registry=registry)
+    yield Workspace(repo, folder, site)
+    site.close()
+
+
+# What release B changes, with a proper upgrade_table_db: a new player column, a new game
+# table, an altered column, a new statistic and a new state.
+B_DBMODEL = """
+ALTER TABLE `player` ADD `player_luck` INT NOT NULL DEFAULT '0';
+CREATE TABLE IF NOT EXISTS `roll_log` (
+  `roll_id` int(10) unsigned NOT NULL AUTO_INCREMENT,
+  `roll_player` int(10) unsigned NOT NULL,
+  `roll_value` tinyint(3) NOT NULL,
+  PRIMARY KEY (`roll_id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8;
+"""
+
+B_UPGRADE = '''
+
+    def upgrade_table_db(self, from_version: int) -> None:
+        import sqlalchemy as sa
+
+        if from_version < 9999999999:
+            self.migrate.add_column(
+                "player", sa.Column("player_luck", sa.Integer, nullable=False, server_default="0"))
+            self.db_query(
+                "CREATE TABLE IF NOT EXISTS `roll_log` (`roll_id` int(10) unsigned NOT NULL AUTO_INCREMENT, "
+                "`roll_player` int(10) unsigned NOT NULL, `roll_value` tinyint(3) NOT NULL, "
+                "PRIMARY KEY (`roll_id`))")
+            self.migrate.alter_column("card", "card_location_arg", existing_type=sa.Integer,
+                                      existing_nullable=False, server_default="0")
+
+    def st_last_chance(self) -> None:
+        self.notify_all_players("lastChance", clienttranslate("Last chance is over"))
+        self.gamestate.next_state("")
+'''
+
+
+BUST_LINE = '            self.db_query("UPDATE player SET player_turn_total = 0 WHERE player_id = %s", (player_id,))\n'
+LUCK_LINE = ('            self.db_query("UPDATE player SET player_luck = player_luck + 1 WHERE player_id = %s", '
+             '(player_id,))\n')
+
+
+def make_release_b(ws: Workspace, with_upgrade: bool = True) -> None:
+    """Release B's changes in the working tree (the game code uses the new column)."""
+    ws.append("dbmodel.sql", B_DBMODEL)
+    ws.edit("dbmodel.sql", "`card_location_arg` int(11) NOT NULL,",
+            "`card_location_arg` int(11) NOT NULL DEFAULT '0',")
+    upgrade = B_UPGRADE if with_upgrade else B_UPGRADE.replace(
+        "if from_version < 9999999999:", "if from_version < 0:")
+    ws.append("game.py", upgrade)
+    ws.edit("game.py", BUST_LINE, BUST_LINE + LUCK_LINE)
+    ws.edit("stats.py", "]\n", '    Stat(13, "lucky_draws", clienttranslate("Lucky draws"), "int", "player"),\n]\n')
+    ws.edit("states.py", 'transitions={"next": 2, "end": 99}', 'transitions={"next": 2, "end": 4}')
+    ws.edit("states.py", "    end_state(),",
+            '    State(4, "lastChance", StateType.GAME, action="st_last_chance", transitions={"": 99}),\n'
+            "    end_state(),")
