@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import json
 import sqlite3
 import tempfile
 from dataclasses import asdict, dataclass
@@ -75,7 +76,21 @@ def live_tables(site: Site, game: str) -> list[tuple[int, str | None]]:
 
 
 def check(site: Site, game: str, version: str | None = None) -> CheckReport:
-    """Compare release ``version`` (default: the latest built) with production."""
+    """Compare release ``version`` (default: the latest built) with production; the report
+    is also kept as the game's last check (the studio page shows it)."""
+    report = _check(site, game, version)
+    path = site.instance_path / "releases" / game / "last_check.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report.to_json(), indent=1))
+    return report
+
+
+def last_check(site: Site, game: str) -> dict[str, Any] | None:
+    path = site.instance_path / "releases" / game / "last_check.json"
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def _check(site: Site, game: str, version: str | None) -> CheckReport:
     candidate = version or latest_version(site, game)
     cand = release_manifest(site, game, candidate)
     production = production_version(site, game)

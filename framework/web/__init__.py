@@ -55,10 +55,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     language.init_app(app)
 
-    from framework.web import auth, gamehelp, lobby, play, players, studio
+    from framework.web import auth, control, gamehelp, lobby, play, players, studio
 
     auth.init_app(app)
-    for module in (language, auth, lobby, play, studio, gamehelp, players):
+    for module in (language, auth, lobby, play, studio, gamehelp, players, control):
         app.register_blueprint(module.bp)
     _register_error_handlers(app)
     return app
