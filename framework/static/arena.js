@@ -452,17 +452,18 @@
       try {
         while (this.queue.length) {
           const event = this.queue.shift();
+          const merged = [];
           if (event.type === "gameStateChange") {
             // Private args written with the state change come right after it.
             while (this.queue.length && this.queue[0].type === "gameStateChangePrivateArg" &&
                    this.queue[0].args.state_id === event.args.id) {
               const priv = this.queue.shift();
               event.args.args = Object.assign({}, event.args.args, {_private: priv.args.args});
-              this.processedIds.push(priv.id);
+              merged.push(priv.id);
             }
           }
           await this.dispatch(event);
-          this.processedIds.push(event.id);
+          this.processedIds.push(event.id, ...merged);
         }
         this.applyStatus();
       } finally {
@@ -473,7 +474,8 @@
     async dispatch(event) {
       const gui = this.gui;
       this.addLog(event);
-      const notif = {type: event.type, args: event.args, log: event.log, id: event.id, move_id: event.move_id};
+      const notif = {type: event.type, args: event.args, log: event.log, msgid: event.msgid, id: event.id,
+        move_id: event.move_id};
       switch (event.type) {
         case "gameStateChange":
           this.enterState(event.args);
