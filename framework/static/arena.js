@@ -102,14 +102,14 @@
     format_string_recursive(log, args) {
       args = args || {};
       const i18n = args.i18n || [];
-      return esc(_(log || "")).replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (m, name) => {
+      return esc(_(log || "")).replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (m, name) => {  // i18n: dynamic (a msgid received from the server)
         if (!(name in args)) return m;
         let value = args[name];
         if (value && typeof value === "object" && "log" in value) {
           return this.format_string_recursive(value.log, value.args || {});
         }
         if (name === "player_name" && args.player_id !== undefined) return this.formatPlayerName(args.player_id);
-        if (i18n.includes(name)) value = _(String(value));
+        if (i18n.includes(name)) value = _(String(value));  // i18n: dynamic (a msgid received from the server)
         return esc(value);
       });
     }
@@ -151,13 +151,13 @@
         const active = this.getActivePlayerId();
         const values = {};
         for (const [k, v] of Object.entries(args)) values[k] = v;
-        text = esc(_(template)).replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (m, name) => {
+        text = esc(_(template)).replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (m, name) => {  // i18n: dynamic (a msgid received from the server)
           if (name === "you") return `<span class="you" style="color:${esc(this.playerColor(this.player_id))}">${esc(_("You"))}</span>`;
           if (name === "actplayer") return active ? this.formatPlayerName(active) : "";
           if (!(name in values)) return m;
           const v = values[name];
           if (v && typeof v === "object") return "";
-          return esc((args.i18n || []).includes(name) ? _(String(v)) : v);
+          return esc((args.i18n || []).includes(name) ? _(String(v)) : v);  // i18n: dynamic (a msgid received from the server)
         });
       }
       this.setStatusText(text);

@@ -241,7 +241,7 @@
     trumpLabel(trump) {
       if (trump === "all") return esc(_("All trumps"));
       if (trump === "none") return esc(_("No trumps"));
-      return suitIcon(trump, this.faces, 18) + " " + esc(cap(_(SUIT_NAMES[trump])));
+      return suitIcon(trump, this.faces, 18) + " " + esc(cap(_(SUIT_NAMES[trump])));  // i18n: dynamic (suit names are marked in material.py)
     }
     bidLabel(code) {
       if (code === "pass") return esc(_("Pass"));
@@ -440,7 +440,7 @@
       if (!seat) return;
       const tag = document.createElement("span");
       tag.className = "bt-tag";
-      tag.textContent = _(name);
+      tag.textContent = _(name);  // i18n: dynamic (a msgid received from the server)
       seat.querySelector(".bt-tags").appendChild(tag);
     }
 
@@ -617,7 +617,7 @@
     }
 
     notif_announce(n) {
-      this.bubble(n.args.player_id, esc(_(n.args.announcement_name)) + ` <small>${n.args.points}</small>`, true);
+      this.bubble(n.args.player_id, esc(_(n.args.announcement_name)) + ` <small>${n.args.points}</small>`, true);  // i18n: dynamic (a msgid received from the server)
       this.addAnnouncementTag(n.args.player_id, n.args.announcement_name);
     }
 
