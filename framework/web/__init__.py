@@ -5,8 +5,11 @@ Production: ``gunicorn -k gevent -w 4 'framework.web:create_app()'`` (see the RE
 
 from __future__ import annotations
 
+import fcntl
 import logging
+import os
 import secrets
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +17,7 @@ from flask import Flask, current_app, g, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from framework.errors import ArenaError, BlockedError, UserError
-from framework.site import Site
+from framework.site import Site, default_instance_path
 
 log = logging.getLogger(__name__)
 
@@ -26,14 +29,16 @@ STATIC = Path(__file__).resolve().parents[1] / "static"
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Defaults, then ``instance/config.py``, then ``test_config``.
 
-    Keys: ``ARENA_INSTANCE`` (site folder), ``ARENA_DATABASE_URL``, ``ARENA_REGISTRY`` (a
-    ``GameRegistry``, for tests), ``SSE_KEEPALIVE`` / ``SSE_POLL`` / ``SSE_MAX_SECONDS``
-    (event stream timings), ``SECRET_KEY`` (else one is made and kept in the instance).
+    Keys: ``ARENA_INSTANCE`` (site folder; default: the ``ARENA_INSTANCE`` environment
+    variable, else ./instance), ``ARENA_DATABASE_URL`` (default: the environment's),
+    ``ARENA_REGISTRY`` (a ``GameRegistry``, for tests), ``SSE_KEEPALIVE`` / ``SSE_POLL`` / ``SSE_MAX_SECONDS``
+    (event stream timings), ``SECRET_KEY`` (else ``ARENA_SECRET_KEY``, else one is made and kept
+    in the instance).
     """
     app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=str(STATIC),
                 static_url_path="/static/arena", instance_relative_config=False)
     app.config.from_mapping(
-        ARENA_INSTANCE=str(Path("instance").resolve()),
+        ARENA_INSTANCE=str(default_instance_path()),
         SSE_KEEPALIVE=15.0, SSE_POLL=1.0, SSE_MAX_SECONDS=600.0,
         SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_HTTPONLY=True,
         JSON_SORT_KEYS=False,
@@ -46,9 +51,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if test_config:
         app.config.update(test_config)
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _instance_secret(instance)
-    site = Site.open(instance, database_url=app.config.get("ARENA_DATABASE_URL"),
-                     registry=app.config.get("ARENA_REGISTRY"))
+        app.config["SECRET_KEY"] = os.environ.get("ARENA_SECRET_KEY") or _instance_secret(instance)
+    # gunicorn starts several workers at once: one at a time migrates the platform database.
+    with open(instance / ".startup.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            site = Site.open(instance, database_url=app.config.get("ARENA_DATABASE_URL"),
+                             registry=app.config.get("ARENA_REGISTRY"))
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
     app.extensions["arena"] = site
 
     from framework.web import language
@@ -65,13 +76,21 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 
 def _instance_secret(instance: Path) -> str:
-    """A random key kept in the instance folder, so sessions survive a restart."""
+    """A random key kept in the instance folder, so sessions survive a restart and every
+    worker process signs with the same key (the first one to start writes it)."""
     path = instance / "secret_key"
-    if path.exists():
-        return path.read_text(encoding="utf-8").strip()
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        for _ in range(50):
+            key = path.read_text(encoding="utf-8").strip()
+            if key:
+                return key
+            time.sleep(0.02)  # another worker is writing it
+        raise RuntimeError(f"{path} is empty: delete it and start again") from None
     key = secrets.token_hex(32)
-    path.write_text(key, encoding="utf-8")
-    path.chmod(0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(key)
     return key
 
 
