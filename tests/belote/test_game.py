@@ -161,6 +161,11 @@ def check_finished_game(t: TestTable) -> list[dict[str, Any]]:
     assert sum(int(t.stat("tricks_won", p)) for p in players) == 8 * hands
     assert t.stat("capots") == sum(1 for line in sheet if line["breakdown"]["capot"])
     assert t.stat("points_per_hand", players[0]) == pytest.approx(totals[0] / hands, rel=1e-6)
+    # Each belote held is said twice: "Belote" with the first card of the pair, then "Rebelote".
+    holders = sum(len(line["breakdown"]["belote_holders"]) for line in sheet)
+    said = [e["log"].rsplit(" ", 1)[-1] for e in t.notifications(None) if e["type"] == "belote"]
+    assert said.count("Belote") == said.count("Rebelote") == holders
+    assert t.stat("belotes") == holders
     return sheet
 
 
