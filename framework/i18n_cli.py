@@ -6,8 +6,9 @@ Markers only count around string literals: ``clienttranslate("...")``, ``totrans
 ``_("...")``, ``gettext``, ``ngettext`` in Jinja2 templates; ``_("...")``, ``__("lang", "...")``
 and ``ngettext`` in JavaScript. A marker around anything else is reported as a mistake, unless
 its line says ``i18n: dynamic`` (in a comment: the client translating a log it received). Literal
-messages of ``UserError`` (and its subclasses) and literal logs of ``notify_all_players`` /
-``notify_player`` are extracted too, since the framework translates them anyway.
+messages of ``UserError`` (and its subclasses), literal logs of ``notify_all_players`` /
+``notify_player`` and literals given to a translator called ``tr(...)`` or ``x.translate(...)``
+(the web's ``g.translate``) are extracted too, since they are translated anyway.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ MsgId = str | tuple[str, ...]
 PY_MARKERS = {"clienttranslate": 1, "totranslate": 1, "clienttranslate_plural": 2}
 PY_BARE_MARKERS = {"_": 1, "gettext": 1, "ngettext": 2}  # only as plain names: x.gettext() is not one
 # Calls whose literal message is extracted although unmarked: name -> index of the message.
-PY_IMPLICIT = {"notify_all_players": 1, "notify_player": 2}
+PY_IMPLICIT = {"notify_all_players": 1, "notify_player": 2, "tr": 0, "translate": 0}
 USER_ERRORS = {"UserError", "NotFoundError", "GameOverError", "NotYourTurnError", "BlockedError",
                "GameCodeError"}
 TEMPLATE_MARKERS = {"_": 1, "gettext": 1, "ngettext": 2}

@@ -38,6 +38,7 @@ def test_python_markers_literals_and_implicit_messages() -> None:
         "Table saved",
         "Concatenated literal",
         "Added literal",
+        "Translated by the web's translator",
     ]
     played = next(f for f in found if f.msgid == "${player_name} plays ${card_name}")
     assert played.comments == ("TRANSLATORS: the card was played face up",)
@@ -116,7 +117,7 @@ def test_cli_extract_lists_mistakes_and_fails(tmp_path: Path) -> None:
     shutil.copytree(FIXTURES / "extractgame", game)
     result = CliRunner().invoke(main, ["i18n", "extract", str(game)])
     assert result.exit_code == 1
-    assert "messages.pot: 21 strings" in result.output
+    assert "messages.pot: 22 strings" in result.output
     assert "extractgame/game.py:23: clienttranslate() must wrap a string literal" in result.output
     assert "extractgame/static/client.js:14: _() must wrap a string literal" in result.output
 
