@@ -244,6 +244,7 @@ def _substitute(text: str, args: Mapping[str, Any], translate: Translate | None,
 # ---------------------------------------------------------------------------- catalogs
 _game_dirs: dict[str, Path] = {}
 _registered_dirs: dict[str, Path] = {}
+_unknown_games: set[str] = set()  # warned about once; forgotten by clear_cache()
 
 
 def register_game_directory(game: str, directory: Path | str) -> None:
@@ -422,6 +423,7 @@ def clear_cache() -> None:
     with _cache_lock:
         _cache.clear()
         _game_dirs.clear()
+        _unknown_games.clear()
 
 
 def translator(lang: str, game: str | os.PathLike[str] | None = None) -> Translator:
@@ -433,10 +435,11 @@ def translator(lang: str, game: str | os.PathLike[str] | None = None) -> Transla
     lang = _base_language(lang) or SOURCE_LANGUAGE
     key_game = None if game is None or game == FRAMEWORK else os.fspath(game)
     directories: list[Path] = []
-    if key_game is not None:
+    if key_game is not None and key_game not in _unknown_games:
         try:
             directories.append(catalog_dir(game))
         except Exception as exc:
+            _unknown_games.add(key_game)
             log.warning("no catalog for game %r (%s): framework strings only", key_game, exc)
     directories.append(catalog_dir(None))
     dirs = tuple(directories)
