@@ -736,7 +736,8 @@ class CheckReport:
     target: str
     languages: list[LanguageReport]
     mistakes: list[Mistake]
-    stale_template: list[str]  # strings in the sources that messages.pot lacks, or the reverse
+    stale_template: list[str]  # strings of the sources that messages.pot lacks: a failure
+    unused: list[str] = field(default_factory=list)  # in messages.pot, gone from the sources: a note
 
     @property
     def ok(self) -> bool:
@@ -754,11 +755,12 @@ def check_catalogs(
     extraction = extract_messages(tgt)
     wanted = [m for m in extraction.catalog if m.id]
     stale: list[str] = []
+    unused: list[str] = []
     if tgt.template_path.exists():
         on_disk = {m.id if isinstance(m.id, str) else tuple(m.id) for m in _read(tgt.template_path) if m.id}
         fresh = {m.id if isinstance(m.id, str) else tuple(m.id) for m in wanted}
         stale = [f"not in messages.pot: {_label(i)}" for i in fresh - on_disk]
-        stale += [f"in messages.pot but no longer in the sources: {_label(i)}" for i in on_disk - fresh]
+        unused = sorted(f"in messages.pot but no longer in the sources: {_label(i)}" for i in on_disk - fresh)
     else:
         stale = [f"{tgt.template_path} does not exist"]
     reports = []
@@ -782,14 +784,14 @@ def check_catalogs(
             else:
                 problems = placeholder_problems(have, catalog.num_plurals)
                 report.errors += [f"{_label(m.id)}: {p}" for p in problems]
-    return CheckReport(tgt.name, reports, extraction.mistakes, sorted(stale))
+    return CheckReport(tgt.name, reports, extraction.mistakes, sorted(stale), unused)
 
 
 def format_check(report: CheckReport, verbose: bool = True) -> str:
     lines = []
     for mistake in report.mistakes:
         lines.append(f"mistake: {mistake}")
-    for item in report.stale_template:
+    for item in report.stale_template + report.unused:
         lines.append(f"stale template: {item} (run arena i18n extract {report.target})")
     for r in report.languages:
         if r.missing_file:

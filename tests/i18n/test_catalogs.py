@@ -77,6 +77,18 @@ def test_a_changed_english_string_loses_its_translations(game: Path) -> None:
     assert tr("the red pile") == "la pile rouge"
 
 
+def test_a_removed_string_is_only_a_note(game: Path) -> None:
+    edit(game / "game.py", '"blue": clienttranslate("the blue pile")', '"blue": "blue"')
+    report = check_catalogs(game)
+    assert report.unused == ["in messages.pot but no longer in the sources: the blue pile"]
+    assert report.ok  # players lose nothing: --strict passes
+    write_template(game)
+    update_catalogs(game)
+    fr = read(game, "fr")
+    assert fr.get("the blue pile") is None and "the blue pile" in fr.obsolete  # kept for translators
+    assert check_catalogs(game).unused == []
+
+
 def test_a_new_string_is_untranslated_everywhere(game: Path) -> None:
     edit(game / "game.py", 'TOKENS = 7', 'TOKENS = 7\nHINT = clienttranslate("Take the last token to win")')
     write_template(game)
