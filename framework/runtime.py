@@ -5,6 +5,7 @@ The runtime is the only way in to a game table, for the web, the CLI and the tes
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import secrets
@@ -262,12 +263,11 @@ class Runtime:
         return table_id
 
     def _create_schema(self, gdef: GameDefinition, db: TableConnection) -> None:
-        for sql in translate_dbmodel(default_tables_sql(), db.dialect, "default_tables.sql",
-                                     reserved=frozenset()):
+        for sql in _translated(default_tables_sql(), db.dialect, "default_tables.sql", frozenset()):
             db.execute(sql)
         if gdef.dbmodel.strip():
             try:
-                statements = translate_dbmodel(gdef.dbmodel, db.dialect, f"games/{gdef.name}/dbmodel.sql")
+                statements = _translated(gdef.dbmodel, db.dialect, f"games/{gdef.name}/dbmodel.sql", None)
             except SQLError as exc:
                 from framework.errors import ConfigError
 
@@ -804,6 +804,15 @@ class Runtime:
         if slot not in SLOT_PREFIXES:
             raise UserError("Save slots are 1, 2 and 3, not ${slot}", "bad_slot", slot=slot)
         return SLOT_PREFIXES[slot]
+
+
+@functools.lru_cache(maxsize=64)
+def _translated(text: str, dialect: str, filename: str, reserved: frozenset[str] | None) -> tuple[str, ...]:
+    """A dbmodel's statements for ``dialect``, translated once per process (sqlglot costs
+    tens of milliseconds for a whole file; every new table needs them)."""
+    if reserved is None:
+        return tuple(translate_dbmodel(text, dialect, filename))  # type: ignore[arg-type]
+    return tuple(translate_dbmodel(text, dialect, filename, reserved=reserved))  # type: ignore[arg-type]
 
 
 def translate_meta_upsert(dialect: str) -> str:
