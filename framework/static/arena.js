@@ -228,8 +228,11 @@
       if (node) node.textContent = score;
     }
 
+    /** Pause for an animation; short when replaying or catching up on a backlog. */
     wait(ms) {
-      return this.replaying ? sleep(Math.min(ms, 150)) : sleep(ms);
+      if (this.replaying) return sleep(Math.min(ms, 150));
+      if (Arena.queue.length > Arena.BACKLOG) return sleep(Math.min(ms, 20));
+      return sleep(ms);
     }
   }
 
@@ -238,6 +241,7 @@
     GameGui, ActionError, config, esc, _, sleep,
     games: {},
     gui: null,
+    BACKLOG: 8,         // more notifications than this waiting: animations are cut short
     lastId: 0,          // last notification received (queued)
     processedIds: [],   // every notification id handled, in order (tests read it)
     queue: [],
@@ -341,7 +345,7 @@
         div.innerHTML =
           `<div class="player-name" style="color:#${esc(p.color)}">` +
           `<span class="active-marker" title="${esc(_("Active player"))}">▶</span>${esc(p.name)}` +
-          `<span class="bot-badge" title="${esc(_("Played by a bot"))}">🤖</span></div>` +
+          `<span class="bot-badge" title="${esc(_("Played by a bot"))}">${esc(_("bot"))}</span></div>` +
           `<div class="player-score"><span class="star">★</span> <span id="player_score_${pid}">${esc(p.score)}</span></div>` +
           `<div class="player-board-game"></div>`;
         boards.appendChild(div);
@@ -525,7 +529,7 @@
         }
       }
       const duration = gui.notifDurations[event.type];
-      if (duration) await gui.wait(duration);
+      if (duration) await gui.wait(duration);  // shortened when far behind
     },
 
     // ------------------------------------------------------------- replay

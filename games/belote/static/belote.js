@@ -706,6 +706,7 @@
     showFinal() {
       const node = document.getElementById("bt-final");
       if (!node) return;
+      document.getElementById("bt-summary").hidden = true;
       const scores = this.teamScores;
       const winner = scores[0] === scores[1] ? null : scores[0] > scores[1] ? 0 : 1;
       const order = winner === 1 ? [1, 0] : [0, 1];
@@ -731,11 +732,11 @@
       tableNode.innerHTML = `<table class="bt-sheet-table"><tr><th>#</th><th>${esc(_("Contract"))}</th>` +
         `<th>${esc(_("Taker"))}</th><th></th>` +
         [0, 1].map((t) => `<th style="color:${TEAM_COLORS[t]}">${this.teamName(t)}</th>`).join("") + `</tr>` +
-        this.sheet.map((l) => {
+        this.sheet.map((l, row) => {
           const c = l.contract || {};
           const name = c.trump ? (c.value ? (c.value === 250 ? esc(_("Capot")) : c.value) + " " : "") + this.trumpLabel(c.trump) +
             (c.coinche ? ` ×${c.coinche === 2 ? 4 : 2}` : "") : "";
-          return `<tr><td>${esc(l.hand)}</td><td>${name}</td><td>${l.taker !== null && l.taker !== undefined ? esc(this.playerName(l.taker)) : ""}</td>` +
+          return `<tr><td title="${esc(_("Deal"))} ${esc(l.hand)}">${row + 1}</td><td>${name}</td><td>${l.taker !== null && l.taker !== undefined ? esc(this.playerName(l.taker)) : ""}</td>` +
             `<td class="bt-outcome-${esc(l.outcome)}">${esc(outcome[l.outcome] || l.outcome)}</td>` +
             [0, 1].map((t) => `<td>+${l.points[t]} <b>${l.totals[t]}</b></td>`).join("") + `</tr>`;
         }).join("") + `</table>`;
