@@ -31,7 +31,7 @@ from framework.errors import (
     NotYourTurnError,
     UserError,
 )
-from framework.i18n import Translate, clienttranslate, format_message
+from framework.i18n import Translate, clienttranslate, clienttranslate_plural, format_message
 from framework.platform.models import (
     GameRecord,
     GameTableRecord,
@@ -726,9 +726,13 @@ class Runtime:
                                 "not_active", player_name=players[target_id]["player_name"])
             left = table.get_remaining_time(target_id)
             if left > 0:
-                raise UserError("${player_name} still has ${seconds} seconds to play",
-                                "still_has_time", player_name=players[target_id]["player_name"],
-                                seconds=int(left))
+                raise UserError(
+                    clienttranslate_plural("${player_name} still has ${seconds} second to play",
+                                           "${player_name} still has ${seconds} seconds to play",
+                                           "seconds"),
+                    "still_has_time", player_name=players[target_id]["player_name"],
+                    seconds=int(left),
+                )
             self._begin_move(table)
             self._make_zombie(table, gdef, target_id,
                               clienttranslate("${player_name} ran out of time and was expelled"))

@@ -6,6 +6,7 @@ import ast
 import hashlib
 import itertools
 import json
+import logging
 import shutil
 import subprocess
 import tempfile
@@ -27,6 +28,7 @@ from framework.table import utcnow
 if TYPE_CHECKING:
     from framework.site import Site
 
+log = logging.getLogger(__name__)
 VERSION_FORMAT = "%y%m%d-%H%M"
 _BUILD_COUNTER = itertools.count(1)
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", "*.mo")
@@ -74,7 +76,21 @@ def git_state(directory: Path) -> tuple[str | None, list[str]]:
 
 
 def collect_msgids(directory: Path) -> list[str]:
-    """Literal strings marked with ``clienttranslate``/``totranslate``/``_`` in the package."""
+    """The msgids of the game's catalog (Python, templates, JS: what ``arena i18n extract``
+    finds), plural msgids as ``singular|plural``."""
+    from framework.i18n_cli import extract_messages
+
+    try:
+        catalog = extract_messages(directory).catalog
+    except Exception:  # a folder the extractor cannot read: fall back to the Python markers
+        log.warning("arena i18n extraction failed in %s; using Python markers only", directory,
+                    exc_info=True)
+        return _python_msgids(directory)
+    ids = [m.id if isinstance(m.id, str) else "|".join(m.id) for m in catalog if m.id]
+    return sorted(set(ids))
+
+
+def _python_msgids(directory: Path) -> list[str]:
     found: set[str] = set()
     for path in sorted(directory.rglob("*.py")):
         if "tests" in path.relative_to(directory).parts:
