@@ -312,6 +312,7 @@
       document.body.classList.toggle("spectator", gui.isSpectator);
       this.buildPlayerBoards();
       this.setProgression(data.progression);
+      this.setClocks(Object.fromEntries(Object.entries(data.players).map(([pid, p]) => [pid, p.time_left])));
       await this.loadLog();
       gui.setup(data);
       this.enterState(data.gamestate, true);
@@ -346,9 +347,33 @@
           `<div class="player-name" style="color:#${esc(p.color)}">` +
           `<span class="active-marker" title="${esc(_("Active player"))}">▶</span>${esc(p.name)}` +
           `<span class="bot-badge" title="${esc(_("Played by a bot"))}">${esc(_("bot"))}</span></div>` +
-          `<div class="player-score"><span class="star">★</span> <span id="player_score_${pid}">${esc(p.score)}</span></div>` +
+          `<div class="player-score"><span class="star">★</span> <span id="player_score_${pid}">${esc(p.score)}</span>` +
+          `<span class="clock" id="player_clock_${pid}" title="${esc(_("Time left to play"))}"></span></div>` +
           `<div class="player-board-game"></div>`;
         boards.appendChild(div);
+      }
+    },
+
+    /** Each player's clock; the active players' run down between updates. */
+    setClocks(clocks) {
+      this.clocks = {};
+      this.clocksAt = Date.now();
+      for (const [pid, seconds] of Object.entries(clocks)) this.clocks[pid] = Number(seconds) || 0;
+      this.drawClocks();
+      if (!this._clockTimer) this._clockTimer = setInterval(() => this.drawClocks(), 1000);
+    },
+
+    drawClocks() {
+      if (!this.clocks || !this.gui.gamedatas) return;
+      const active = this.gui.getActivePlayers().map(String);
+      const elapsed = (Date.now() - this.clocksAt) / 1000;
+      for (const [pid, seconds] of Object.entries(this.clocks)) {
+        const node = document.getElementById(`player_clock_${pid}`);
+        if (!node) continue;
+        const left = Math.round(active.includes(pid) ? seconds - elapsed : seconds);
+        const abs = Math.abs(left);
+        node.textContent = `${left < 0 ? "-" : ""}${Math.floor(abs / 60)}:${String(abs % 60).padStart(2, "0")}`;
+        node.classList.toggle("late", left < 0);
       }
     },
 
@@ -448,6 +473,7 @@
       this.pendingStatus = null;
       this.setProgression(status.progression);
       for (const [pid, s] of Object.entries(status.scores || {})) this.gui.setPlayerScore(pid, s.score);
+      this.setClocks(Object.fromEntries(Object.entries(status.scores || {}).map(([pid, s]) => [pid, s.time_left])));
     },
 
     async pump() {

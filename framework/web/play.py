@@ -133,7 +133,7 @@ def table_page(table_id: int) -> Any:
     }
     return render_template(
         "play/table.html", info=info, title=trg(gdef.info.display_name), seats=seats, me=pid,
-        config=json.dumps(config).replace("</", "<\\/"), fragment=_game_fragment(gdef),
+        config=json.dumps(config).replace("<", "\\u003c"), fragment=_game_fragment(gdef),
         has_js=game_js.exists(), has_css=game_css.exists(), game=gdef.name,
     )
 
@@ -215,7 +215,9 @@ def _status(runtime: Runtime, table_id: int) -> dict[str, Any]:
     with runtime.read(table_id) as table:
         scores = table.get_player_scores()
         return {"progression": int(table._read_global(GLOBAL_PROGRESSION) or 0),
-                "scores": {str(pid): {"score": sc, "score_aux": aux} for pid, (sc, aux) in scores.items()}}
+                "scores": {str(pid): {"score": sc, "score_aux": aux,
+                                      "time_left": round(table.get_remaining_time(pid))}
+                           for pid, (sc, aux) in scores.items()}}
 
 
 def _max_packet(runtime: Runtime, table_id: int) -> int:

@@ -144,7 +144,7 @@ def page_view(page: Page) -> dict[str, Any]:
         contract: document.getElementById('bt-contract').innerText,
         scores: document.getElementById('bt-scores').innerText,
         status: document.getElementById('pagemaintitletext').innerText,
-        panels: [...document.querySelectorAll('.player-score span:last-child')].map(n => n.innerText),
+        panels: [...document.querySelectorAll('[id^=player_score_]')].map(n => n.innerText),
     })""")
 
 
