@@ -301,7 +301,15 @@
     /** (Re)load the whole table: data, panels, the game's setup, then events. */
     async load() {
       this.closeEvents();
-      const data = await this.get("/data");
+      let data;
+      try {
+        data = await this.get("/data");
+      } catch (err) {
+        // The server is out of reach (or restarting): try again shortly.
+        this.setConnection("offline");
+        this._reconnectTimer = setTimeout(() => this.load(), 2000);
+        return;
+      }
       const gui = this.gui;
       this.queue = [];
       this.lastId = data.notifications.last_packet_id;
