@@ -105,10 +105,13 @@ def test_plural_forms(lang: str, n: int, expected: str) -> None:
 def test_a_user_error_in_french() -> None:
     tr = translator("fr")
     assert NotYourTurnError("It is not your turn", "not_your_turn").render(tr) == "Ce n'est pas votre tour"
-    err = UserError("${player_name} still has ${seconds} seconds to play", "still_has_time",
-                    player_name="Anna", seconds=12)
-    assert err.render(tr) == "Il reste encore 12 secondes à Anna pour jouer"
+    still = clienttranslate_plural("${player_name} still has ${seconds} second to play",
+                                   "${player_name} still has ${seconds} seconds to play", "seconds")
+    err = UserError(still, "still_has_time", player_name="Anna", seconds=12)
+    assert err.render(tr) == "Il reste 12 secondes à Anna pour jouer"
     assert str(err) == "Anna still has 12 seconds to play"  # the developer's log stays English
+    one = UserError(still, "still_has_time", player_name="Anna", seconds=1)
+    assert one.render(tr) == "Il reste 1 seconde à Anna pour jouer"
 
 
 def test_missing_args_are_the_developers_error_never_the_players() -> None:
