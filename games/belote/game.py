@@ -69,6 +69,8 @@ def _codes(cards: Iterable[Card]) -> list[str]:
 class Belote(Table):
     """A table of Belote (classic or contrée) for four players in two teams."""
 
+    #: The bots a studio seat can be given (the lobby offers them); "default" plays heuristic.
+    BOT_KINDS = ("heuristic", "random")
     GLOBALS = {
         "dealer": 10,           # seat of the dealer of the current hand
         "hand_no": 11,          # hands dealt so far, cancelled ones included
