@@ -64,3 +64,17 @@ class ConfigError(ArenaError):
 
     The message names the game, the item and the field at fault.
     """
+
+
+class StorageUnavailableError(BlockedError):
+    """The table's database could not take the action (connection lost, disk full, read-only
+    file, lock wait too long): nothing was applied, and the same request may be sent again."""
+
+    retry_after = 2
+
+
+class StaleMoveError(UserError):
+    """The action was sent for a move that is no longer the table's (a double click, or a
+    retry of a request that was applied): it is not applied a second time."""
+
+    http_status = 409

@@ -11,8 +11,8 @@ from sqlalchemy import Engine
 from framework.platform.db import create_platform_engine, upgrade_platform
 from framework.registry import GameDefinition, GameRegistry
 from framework.runtime import Runtime
+from framework.storage.backends import open_backend
 from framework.storage.base import TableStore
-from framework.storage.sqlite import SQLiteStore
 
 
 def default_instance_path() -> Path:
@@ -59,11 +59,11 @@ class Site:
         path = Path(instance_path).resolve() if instance_path else default_instance_path()
         path.mkdir(parents=True, exist_ok=True)
         url = database_url or os.environ.get("ARENA_DATABASE_URL") or f"sqlite:///{path / 'platform.sqlite'}"
-        engine = create_platform_engine(url)
+        backend = open_backend(url, path)  # SQLite files, PostgreSQL schemas or MariaDB databases
+        engine = create_platform_engine(backend.platform_url, **backend.engine_options)
         if migrate:
             upgrade_platform(engine)
-        store = SQLiteStore(path / "tables")
-        return cls(path, url, engine, store, registry or GameRegistry())
+        return cls(path, url, engine, backend.store, registry or GameRegistry())
 
     def close(self) -> None:
         self.store.close()

@@ -147,9 +147,10 @@ class _WritableTable:
 class GameHarness:
     """A private Arena site in ``directory`` (a temporary folder in tests)."""
 
-    def __init__(self, game: str, directory: Path | str, registry: GameRegistry | None = None) -> None:
+    def __init__(self, game: str, directory: Path | str, registry: GameRegistry | None = None,
+                 database_url: str | None = None) -> None:
         self.game = game
-        self.site = Site.open(Path(directory) / "instance", registry=registry)
+        self.site = Site.open(Path(directory) / "instance", database_url=database_url, registry=registry)
 
     @classmethod
     def for_folder(cls, folder: Path | str, directory: Path | str) -> GameHarness:

@@ -10,6 +10,7 @@ import pytest
 from framework.registry import GameDefinition, GameRegistry, load_game_from_directory
 from framework.site import Site
 from framework.testing import GameHarness, TestTable
+from tests.backends import BACKENDS, PostgresRun, require, server_site_url
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
@@ -17,6 +18,40 @@ SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
 def lab_definition() -> GameDefinition:
     return load_game_from_directory(FIXTURES / "labgame", "arena_test_labgame")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "all_backends: run on SQLite, and on PostgreSQL and MariaDB when "
+        "ARENA_TEST_POSTGRES_URL / ARENA_TEST_MYSQL_URL are set",
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Tests marked ``all_backends`` that use a site run once per backend."""
+    if "database_url" in metafunc.fixturenames and metafunc.definition.get_closest_marker("all_backends"):
+        metafunc.parametrize("database_url", BACKENDS, indirect=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_run() -> Iterator[PostgresRun]:
+    """This test run's own PostgreSQL database (dropped at the end of the run)."""
+    run = PostgresRun(require("postgresql"))
+    yield run
+    run.close()
+
+
+@pytest.fixture
+def database_url(request: pytest.FixtureRequest) -> Iterator[str | None]:
+    """``ARENA_DATABASE_URL`` of the test's site: None (SQLite in the test's folder) unless the
+    test is parametrised with a server backend, which then gets fresh databases."""
+    kind = getattr(request, "param", "sqlite")
+    if kind == "sqlite":
+        yield None
+        return
+    require(kind)
+    pg_run = request.getfixturevalue("postgres_run") if kind == "postgresql" else None
+    yield from server_site_url(kind, pg_run)
 
 
 @pytest.fixture
@@ -27,15 +62,15 @@ def registry() -> GameRegistry:
 
 
 @pytest.fixture
-def site(tmp_path: Path, registry: GameRegistry) -> Iterator[Site]:
-    s = Site.open(tmp_path / "instance", registry=registry)
+def site(tmp_path: Path, registry: GameRegistry, database_url: str | None) -> Iterator[Site]:
+    s = Site.open(tmp_path / "instance", database_url=database_url, registry=registry)
     yield s
     s.close()
 
 
 @pytest.fixture
-def lab(tmp_path: Path, registry: GameRegistry) -> Iterator[GameHarness]:
-    with GameHarness("labgame", tmp_path, registry=registry) as h:
+def lab(tmp_path: Path, registry: GameRegistry, database_url: str | None) -> Iterator[GameHarness]:
+    with GameHarness("labgame", tmp_path, registry=registry, database_url=database_url) as h:
         yield h
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from alembic import command
 from alembic.config import Config
@@ -15,8 +16,9 @@ import migrations
 MIGRATIONS_DIR = Path(migrations.__file__).parent
 
 
-def create_platform_engine(url: str) -> Engine:
-    engine = create_engine(url, future=True)
+def create_platform_engine(url: str, **options: Any) -> Engine:
+    """The platform's engine; ``options`` are ``create_engine``'s (pool sizes, connect_args)."""
+    engine = create_engine(url, future=True, **options)
     if engine.dialect.name == "sqlite":
 
         @event.listens_for(engine, "connect")

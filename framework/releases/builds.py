@@ -21,6 +21,7 @@ from framework.errors import NotFoundError, UserError
 from framework.platform.models import GameRecord, ReleaseRecord
 from framework.registry import GameDefinition, load_game_from_directory
 from framework.releases import schema as schema_mod
+from framework.storage.base import TableStore
 from framework.storage.dialect import translate_dbmodel
 from framework.storage.sqlite import SQLiteStore
 from framework.table import utcnow
@@ -120,10 +121,26 @@ def self_imports(directory: Path, game: str) -> list[str]:
     return bad
 
 
-def fresh_schema(gdef: GameDefinition) -> schema_mod.Schema:
-    """The schema of a new table of ``gdef`` (default tables + dbmodel.sql), on SQLite."""
+def fresh_schema(gdef: GameDefinition, store: TableStore | None = None) -> schema_mod.Schema:
+    """The schema of a new table of ``gdef`` (default tables + dbmodel.sql), on SQLite, or on
+    ``store``'s server (in a scratch namespace of it, dropped afterwards)."""
     from framework.runtime import default_tables_sql
 
+    if store is not None and store.dialect != "sqlite":
+        import uuid
+
+        scratch = store.scratch(uuid.uuid4().hex[:8])  # type: ignore[attr-defined]
+        try:
+            with scratch.create(1) as db:
+                for sql in translate_dbmodel(default_tables_sql(), db.dialect, reserved=frozenset()):
+                    db.execute(sql)
+                if gdef.dbmodel.strip():
+                    for sql in translate_dbmodel(gdef.dbmodel, db.dialect, f"games/{gdef.name}/dbmodel.sql"):
+                        db.execute(sql)
+                return schema_mod.reflect(db)
+        finally:
+            scratch.drop_all()
+            scratch.close()
     with tempfile.TemporaryDirectory() as tmp:
         store = SQLiteStore(Path(tmp))
         try:

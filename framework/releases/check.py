@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import sqlite3
 import tempfile
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +23,7 @@ from framework.releases import schema as schema_mod
 from framework.releases.builds import fresh_schema, load_release, release_manifest, self_imports
 from framework.releases.migrate import sync_copies
 from framework.releases.upgrade import apply_upgrade, production_version
+from framework.storage.base import TableConnection
 
 if TYPE_CHECKING:
     from framework.site import Site
@@ -216,11 +220,25 @@ def _msgids(prod: dict[str, Any], cand: dict[str, Any]) -> list[Finding]:
     return out
 
 
+def scratch_site(site: Site, folder: Path, registry: GameRegistry) -> Site:
+    """A throw-away site on ``site``'s backend: its platform in a SQLite file under
+    ``folder``, its tables in a scratch folder, schema prefix or database prefix."""
+    import uuid
+
+    from framework.platform.db import create_platform_engine, upgrade_platform
+    from framework.site import Site as SiteClass
+
+    folder.mkdir(parents=True, exist_ok=True)
+    url = f"sqlite:///{folder / 'platform.sqlite'}"
+    engine = create_platform_engine(url)
+    upgrade_platform(engine)
+    store = site.store.scratch(uuid.uuid4().hex[:8])  # type: ignore[attr-defined]
+    return SiteClass(folder, url, engine, store, registry)
+
+
 def _rehearse(site: Site, game: str, production: str, candidate: str) -> list[Finding]:
     """Upgrade a fresh table at production (and copies of real tables) with the candidate;
     each must end with the schema of a fresh candidate table. Live tables are never touched."""
-    from framework.site import Site as SiteClass
-
     out: list[Finding] = []
     prod_def = load_release(site, game, production)
     cand_def = load_release(site, game, candidate)
@@ -230,30 +248,31 @@ def _rehearse(site: Site, game: str, production: str, candidate: str) -> list[Fi
     if changes:
         out.append(Finding(BREAKING, "schema", "the schema changes: " + "; ".join(changes[:8]),
                            "deploy with --block so every table upgrades while nobody plays"))
+    # The rehearsal runs on the site's own backend: a schema reflected on SQLite is not one
+    # reflected on PostgreSQL or MariaDB.
+    backend_expected = expected if site.store.dialect == "sqlite" else fresh_schema(cand_def, site.store)
     with tempfile.TemporaryDirectory() as tmp:
         registry = GameRegistry(packages={})
         registry.add_definition(prod_def)
-        scratch = SiteClass.open(Path(tmp) / "rehearsal", registry=registry)
+        scratch = scratch_site(site, Path(tmp) / "rehearsal", registry)
         try:
-            subjects: list[tuple[str, int]] = []
+            subjects: list[tuple[str, Callable[[], AbstractContextManager[TableConnection]]]] = []
             try:
                 fresh = scratch.runtime.create_table(game, prod_def.info.min_players, {},
                                                      seed="rehearsal", definition=prod_def)
-                subjects.append(("a new table at " + production, fresh))
+                subjects.append(("a new table at " + production,
+                                 functools.partial(scratch.store.connect, fresh)))
             except ArenaError as exc:
                 out.append(Finding(ERROR, "rehearsal", f"cannot create a table at {production}: {exc}"))
             for table_id, version in live_tables(site, game)[:REAL_TABLES_REHEARSED]:
-                if version != production or site.store.dialect != "sqlite":
+                if version != production:
                     continue
-                target = scratch.store.path(100000 + table_id)  # type: ignore[attr-defined]
-                with site.store.connect(table_id, write=False) as db:
-                    dst = sqlite3.connect(str(target))
-                    db.dbapi_connection().backup(dst)
-                    dst.close()
-                subjects.append((f"a copy of table {table_id}", 100000 + table_id))
-            for label, tid in subjects:
+                # A copy of the table (or, on PostgreSQL, the table in a rolled-back transaction).
+                subjects.append((f"a copy of table {table_id}",
+                                 functools.partial(site.store.rehearsal, table_id)))
+            for label, open_subject in subjects:
                 try:
-                    with scratch.store.connect(tid) as db:
+                    with open_subject() as db:
                         apply_upgrade(db, cand_def, production, candidate)
                         actual = schema_mod.reflect(db)
                         leftover = sync_copies(db)
@@ -261,7 +280,7 @@ def _rehearse(site: Site, game: str, production: str, candidate: str) -> list[Fi
                     out.append(Finding(ERROR, "rehearsal", f"upgrading {label} failed: {exc}",
                                        "fix upgrade_table_db and build again"))
                     continue
-                problems = schema_mod.diff(expected, actual)
+                problems = schema_mod.diff(backend_expected, actual)
                 if problems:
                     out.append(Finding(ERROR, "rehearsal", f"after upgrade_table_db, {label} differs from "
                                        "a new table: " + "; ".join(problems[:10]),
@@ -269,6 +288,7 @@ def _rehearse(site: Site, game: str, production: str, candidate: str) -> list[Fi
                 if leftover:
                     out.append(Finding(ERROR, "rehearsal", f"copies of {label} were out of step: {leftover}"))
         finally:
+            scratch.store.drop_all()  # type: ignore[attr-defined]
             scratch.close()
     if not any(f.kind == "rehearsal" for f in out) and changes:
         out.append(Finding(INFO, "rehearsal", "upgrade rehearsal passed: upgraded tables match new ones"))

@@ -36,6 +36,12 @@ class OwnedTransaction:
         return getattr(self._raw, name)
 
 
+def owned_engine_options(dialect: str) -> dict[str, Any]:
+    """``create_engine`` options for an engine over an ``OwnedTransaction``: psycopg's
+    dialect would otherwise look up hstore with the real connection class."""
+    return {"use_native_hstore": False} if dialect == "postgresql" else {}
+
+
 class TableMigrator:
     """Schema changes for one table database, inside the upgrade's transaction.
 
@@ -57,7 +63,7 @@ class TableMigrator:
             # The upgrade owns the transaction: SQLAlchemy must neither commit nor roll back.
             engine = sa.create_engine(
                 _URLS[self.db.dialect], creator=lambda: raw, poolclass=StaticPool,
-                pool_reset_on_return=None,
+                pool_reset_on_return=None, **owned_engine_options(self.db.dialect),
             )
             self._conn = engine.connect()
             self._ops = Operations(MigrationContext.configure(self._conn, opts={"render_as_batch": True}))

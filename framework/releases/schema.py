@@ -77,11 +77,12 @@ def _reflect_sqlalchemy(db: TableConnection) -> Schema:
     from sqlalchemy import create_engine, inspect
     from sqlalchemy.pool import StaticPool
 
-    from framework.releases.migrate import OwnedTransaction
+    from framework.releases.migrate import OwnedTransaction, owned_engine_options
 
     raw = OwnedTransaction(db.dbapi_connection())
     url = {"postgresql": "postgresql+psycopg://", "mysql": "mysql+pymysql://"}[db.dialect]
-    engine = create_engine(url, creator=lambda: raw, poolclass=StaticPool, pool_reset_on_return=None)
+    engine = create_engine(url, creator=lambda: raw, poolclass=StaticPool, pool_reset_on_return=None,
+                           **owned_engine_options(db.dialect))
     insp = inspect(engine.connect())
     schema: Schema = {}
     for table in insp.get_table_names():

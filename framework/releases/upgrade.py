@@ -102,14 +102,20 @@ def _initialise_new_globals(table: Table, gdef: GameDefinition) -> list[str]:
     return changes
 
 
-_SCHEMAS: dict[tuple[str, str, str], schema_mod.Schema] = {}
+_SCHEMAS: dict[tuple[str, str, str, str], schema_mod.Schema] = {}
 
 
 def _expected_schema(site: Site, game: str, version: str) -> schema_mod.Schema:
-    """A release's schema (releases never change, so it is kept once read)."""
-    key = (str(site.instance_path), game, version)
+    """A release's schema (releases never change, so it is kept once read). The manifest
+    holds it as SQLite reflects it; a server backend reflects a fresh table of its own."""
+    key = (str(site.instance_path), game, version, site.store.dialect)
     if key not in _SCHEMAS:
-        _SCHEMAS[key] = schema_mod.from_json(release_manifest(site, game, version)["schema"])
+        if site.store.dialect == "sqlite":
+            _SCHEMAS[key] = schema_mod.from_json(release_manifest(site, game, version)["schema"])
+        else:
+            from framework.releases.builds import fresh_schema
+
+            _SCHEMAS[key] = fresh_schema(load_release(site, game, version), site.store)
     return _SCHEMAS[key]
 
 
@@ -144,7 +150,10 @@ def upgrade_table(site: Site, table_id: int, dry_run: bool = False,
         return UpgradeOutcome(table_id, current, target, "would_upgrade")
     try:
         gdef = load_release(site, game, target)
-        with site.store.connect(table_id) as db:
+        expected = _expected_schema(site, game, target)
+        # One transaction per table; on MariaDB, whose DDL commits at once, the store upgrades
+        # a copy of the table's database and swaps it in only when everything succeeded.
+        with site.store.upgrading(table_id) as db:
             recorded = db.execute(
                 "SELECT meta_value FROM arena_meta WHERE meta_key = 'release'"
             ).rows
@@ -153,7 +162,6 @@ def upgrade_table(site: Site, table_id: int, dry_run: bool = False,
             if recorded and recorded[0]["meta_value"] == target:
                 changes: list[str] = []
             else:
-                expected = _expected_schema(site, game, target)
                 changes = apply_upgrade(db, gdef, current, target, expected)
     except Exception as exc:
         site.runtime.log_error(table_id, None, f"upgrade to {target}", exc)

@@ -61,6 +61,22 @@ class TableStore(Protocol):
     def connect(self, table_id: int, write: bool = True) -> AbstractContextManager[TableConnection]:
         """The table's database in a transaction (locked for writing when ``write``)."""
 
+    def upgrading(self, table_id: int) -> AbstractContextManager[TableConnection]:
+        """A write transaction in which DDL is all-or-nothing too (an upgrade): the store's
+        own transaction on SQLite and PostgreSQL; a copy swapped in on success on MariaDB."""
+
+    def rehearsal(self, table_id: int) -> AbstractContextManager[TableConnection]:
+        """A write transaction on a throw-away copy of the table (or the table itself, always
+        rolled back, where DDL is transactional): nothing done in it ever reaches the table."""
+
     def drop(self, table_id: int) -> None: ...
+
+    def table_ids(self) -> list[int]:
+        """Every game table that has a database in this store."""
+
+    def scratch(self, tag: str) -> TableStore:
+        """Another store on the same backend, for throw-away tables (``drop_all`` it)."""
+
+    def drop_all(self) -> None: ...
 
     def close(self) -> None: ...

@@ -11,9 +11,33 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from framework.errors import StorageUnavailableError
 from framework.storage.base import Result, Target
 
 log = logging.getLogger(__name__)
+
+# SQLite's refusals that are the machine's, not the game's: the action is rolled back whole
+# and the player may send it again (HTTP 503).
+_STORAGE_FAILURES = {
+    "database or disk is full": ("storage_full", "The server's disk is full"),
+    "attempt to write a readonly database": ("storage_read_only", "The table's file cannot be written"),
+    "disk i/o error": ("storage_io", "The server could not write the table's file"),
+    "database is locked": ("table_busy", "The table is busy"),
+    "unable to open database file": ("storage_io", "The server could not open the table's file"),
+}
+
+
+def storage_failure(exc: sqlite3.Error, table_id: int) -> StorageUnavailableError | None:
+    """The error to show for a failure of the machine (disk full, read-only file...), or
+    None when ``exc`` is an ordinary SQL error."""
+    text = str(exc).lower()
+    for needle, (code, what) in _STORAGE_FAILURES.items():
+        if needle in text:
+            log.error("table %s: SQLite refused to write: %s", table_id, exc)
+            err = StorageUnavailableError(what + "; your move was not applied. Try again later.", code)
+            err.__cause__ = exc
+            return err
+    return None
 
 
 class SQLiteTableConnection:
@@ -29,14 +53,27 @@ class SQLiteTableConnection:
         self.raw = sqlite3.connect(
             str(path), isolation_level=None, check_same_thread=False, timeout=30.0
         )
-        self.raw.execute("PRAGMA journal_mode=WAL")
-        self.raw.execute("PRAGMA synchronous=NORMAL")
-        self.raw.execute("PRAGMA foreign_keys=ON")
+        try:
+            self.raw.execute("PRAGMA journal_mode=WAL")
+            self.raw.execute("PRAGMA synchronous=NORMAL")
+            self.raw.execute("PRAGMA foreign_keys=ON")
+        except sqlite3.OperationalError as exc:
+            self.raw.close()
+            failure = storage_failure(exc, table_id)
+            if failure is not None:
+                raise failure from exc
+            raise
         self.lock = threading.Lock()
         self.owner: int | None = None  # thread holding ``lock``
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
-        cur = self.raw.execute(sql, tuple(params))
+        try:
+            cur = self.raw.execute(sql, tuple(params))
+        except sqlite3.OperationalError as exc:
+            failure = storage_failure(exc, self.table_id)
+            if failure is not None:
+                raise failure from exc
+            raise
         if cur.description is None:
             return Result([], cur.rowcount, cur.lastrowid)
         names = [d[0] for d in cur.description]
@@ -72,14 +109,31 @@ class SQLiteTableConnection:
         return self.raw
 
     def begin(self, write: bool) -> None:
-        self.raw.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        try:
+            self.raw.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        except sqlite3.OperationalError as exc:
+            self.rollback()
+            failure = storage_failure(exc, self.table_id)
+            if failure is not None:
+                raise failure from exc
+            raise
 
     def commit(self) -> None:
-        self.raw.execute("COMMIT")
+        try:
+            self.raw.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            self.rollback()  # a COMMIT refused for lack of space leaves the transaction open
+            failure = storage_failure(exc, self.table_id)
+            if failure is not None:
+                raise failure from exc
+            raise
 
     def rollback(self) -> None:
         if self.raw.in_transaction:
-            self.raw.execute("ROLLBACK")
+            try:
+                self.raw.execute("ROLLBACK")
+            except sqlite3.OperationalError as exc:  # SQLite may have rolled back already
+                log.warning("table %s: ROLLBACK failed: %s", self.table_id, exc)
 
     def close(self) -> None:
         self.raw.close()
@@ -101,6 +155,7 @@ class SQLiteStore:
         self.max_open = max_open
         self._open: OrderedDict[int, SQLiteTableConnection] = OrderedDict()
         self._pool_lock = threading.Lock()
+        self.temporary = False  # a scratch folder, removed by drop_all
 
     def path(self, table_id: int) -> Path:
         return self.directory / f"{int(table_id)}.sqlite"
@@ -176,6 +231,54 @@ class SQLiteStore:
         except BaseException:
             self.drop(table_id)
             raise
+
+    @contextmanager
+    def upgrading(self, table_id: int) -> Iterator[SQLiteTableConnection]:
+        """SQLite DDL is transactional here: an upgrade is one ordinary write transaction."""
+        with self.connect(table_id) as conn:
+            yield conn
+
+    @contextmanager
+    def rehearsal(self, table_id: int) -> Iterator[SQLiteTableConnection]:
+        """A throw-away copy of the table's database (a backup into a temporary file), in a
+        transaction that is rolled back: for upgrade rehearsals."""
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="arena-rehearsal-") as tmp:
+            path = Path(tmp) / f"{int(table_id)}.sqlite"
+            with self.connect(table_id, write=False) as db:
+                target = sqlite3.connect(str(path))
+                db.raw.backup(target)
+                target.close()
+            conn = SQLiteTableConnection(table_id, path)
+            try:
+                conn.begin(True)
+                try:
+                    yield conn
+                finally:
+                    conn.rollback()
+            finally:
+                conn.close()
+
+    def table_ids(self) -> list[int]:
+        return sorted(int(p.stem) for p in self.directory.glob("*.sqlite") if p.stem.isdigit())
+
+    def scratch(self, tag: str) -> SQLiteStore:
+        """A store for throw-away tables (rehearsals), in a temporary folder."""
+        import tempfile
+
+        store = SQLiteStore(Path(tempfile.mkdtemp(prefix=f"arena-scratch-{tag}-")))
+        store.temporary = True
+        return store
+
+    def drop_all(self) -> None:
+        for table_id in self.table_ids():
+            self.drop(table_id)
+        if self.temporary:
+            import shutil
+
+            self.close()
+            shutil.rmtree(self.directory, ignore_errors=True)
 
     def drop(self, table_id: int) -> None:
         with self._pool_lock:

@@ -12,6 +12,8 @@ from framework.errors import GameSystemError
 from framework.storage.dialect import translate_dbmodel
 from framework.testing import GameHarness, TestTable
 
+pytestmark = pytest.mark.all_backends  # SQLite always; PostgreSQL and MariaDB when configured
+
 CARD_TABLE = """
 CREATE TABLE IF NOT EXISTS `card` (
   `card_id` int(10) unsigned NOT NULL AUTO_INCREMENT,

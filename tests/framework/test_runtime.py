@@ -8,6 +8,8 @@ from framework.errors import GameOverError, NotFoundError, NotYourTurnError, Use
 from framework.runtime import GameCodeError
 from framework.testing import GameHarness, TestTable
 
+pytestmark = pytest.mark.all_backends  # SQLite always; PostgreSQL and MariaDB when configured
+
 
 def pick_all(table: TestTable, values: dict[int, int]) -> None:
     for pid, value in values.items():

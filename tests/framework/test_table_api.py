@@ -9,6 +9,8 @@ import pytest
 from framework.errors import GameSystemError, UserError
 from framework.testing import GameHarness, TestTable
 
+pytestmark = pytest.mark.all_backends  # SQLite always; PostgreSQL and MariaDB when configured
+
 
 def test_hidden_information_never_leaks(lab_table: TestTable) -> None:
     a, b, c = lab_table.players

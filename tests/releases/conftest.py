@@ -43,7 +43,7 @@ class Workspace:
 
 
 @pytest.fixture
-def workspace(tmp_path: Path) -> Iterator[Workspace]:
+def workspace(tmp_path: Path, database_url: str | None) -> Iterator[Workspace]:
     repo = tmp_path / "repo"
     (repo / "games").mkdir(parents=True)
     git(repo, "init", "-q")
@@ -54,7 +54,7 @@ def workspace(tmp_path: Path) -> Iterator[Workspace]:
     git(repo, "commit", "-q", "-m", "a new game")
     registry = GameRegistry(packages={})
     registry.add_definition(load_game_from_directory(folder, f"arena_ws_{tmp_path.name}"))
-    site = Site.open(tmp_path / "instance", registry=registry)
+    site = Site.open(tmp_path / "instance", database_url=database_url, registry=registry)
     yield Workspace(repo, folder, site)
     site.close()
 

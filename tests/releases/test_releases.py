@@ -16,6 +16,8 @@ from framework.releases.upgrade import upgrade_all
 from framework.site import Site
 from tests.releases.conftest import GAME, Workspace, make_release_b
 
+pytestmark = pytest.mark.all_backends  # SQLite always; PostgreSQL and MariaDB when configured
+
 T0 = datetime(2026, 11, 29, 10, 0)
 
 
@@ -43,8 +45,11 @@ def play_to_end(site: Site, table_id: int) -> None:
 
 
 def snapshot(site: Site, table_id: int) -> dict[str, list[dict[str, object]]]:
+    """Every row of every table, in a stable order (servers return rows in any order)."""
     with site.store.connect(table_id, write=False) as db:
-        return {t: db.execute(f"SELECT * FROM `{t}`").rows for t in db.table_names()}
+        q = '"' if db.dialect == "postgresql" else "`"
+        return {t: sorted(db.execute(f"SELECT * FROM {q}{t}{q}").rows, key=lambda r: repr(list(r.values())))
+                for t in db.table_names()}
 
 
 def test_build_refuses_uncommitted_changes_and_names_them(workspace: Workspace) -> None:

@@ -1,0 +1,357 @@
+"""MariaDB backend: one database ``<site>_t<id>`` per game table, pooled connections per process.
+
+Game SQL runs as written (BGA's own dialect). The writers of one table are serialised by a
+named lock (``GET_LOCK('<site>_t<id>')``), taken before the transaction starts and released
+after it ends; the server releases it too when a connection dies. MariaDB commits DDL
+implicitly, so an upgrade works on a copy of the table's database and swaps it in with one
+atomic ``RENAME TABLE`` (see ``MySQLStore.upgrading``).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from decimal import Decimal
+from typing import Any
+
+import pymysql
+import pymysql.converters
+from pymysql.constants import CLIENT, FIELD_TYPE
+
+from framework.errors import StorageUnavailableError
+from framework.storage.base import Result, Target
+from framework.storage.pool import ConnectionPool
+
+log = logging.getLogger(__name__)
+
+# Client-side "connection lost" errors, and the server's own ends of a session.
+LOST_CONNECTION = {2003, 2006, 2013, 2014, 2045, 2055, 1053, 1927}
+RETRYABLE = {1205, 1213}  # lock wait timeout, deadlock: the statement may simply be sent again
+
+
+def _decimal(text: str | bytes) -> int | float:
+    value = Decimal(text.decode() if isinstance(text, bytes) else text)
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+CONVERSIONS = dict(pymysql.converters.conversions)
+CONVERSIONS[FIELD_TYPE.NEWDECIMAL] = _decimal
+CONVERSIONS[FIELD_TYPE.DECIMAL] = _decimal
+
+
+def quote(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+def _unavailable(exc: BaseException, code: str = "storage_unavailable") -> StorageUnavailableError:
+    log.error("MariaDB: %s", exc)
+    message = ("The table is busy; your move was not applied. Try again." if code == "table_busy" else
+               "The game server lost its database connection; your move was not applied. Try again.")
+    err = StorageUnavailableError(message, code)
+    err.__cause__ = exc
+    return err
+
+
+class MySQLTableConnection:
+    """One pooled connection, inside one game table's transaction (its database selected)."""
+
+    dialect: Target = "mysql"
+
+    def __init__(self, raw: pymysql.connections.Connection[Any]) -> None:
+        self.raw = raw
+        self.table_id = 0
+        self.database = ""
+        self.namespace: str | None = None  # the database selected with USE
+        self.broken = False
+        self.lock_name: str | None = None
+        self._cur = raw.cursor()
+
+    def execute(self, sql: str, params: Sequence[Any] | None = ()) -> Result:
+        """Run one statement (``%s`` parameters; a literal ``%`` is written ``%%``). With
+        ``params`` None the text is sent as it is (no ``%`` processing)."""
+        cur = self._run(sql, params)
+        if cur.description is None:
+            return Result([], cur.rowcount, cur.lastrowid or None)
+        names = [d[0] for d in cur.description]
+        rows = [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+        return Result(rows, cur.rowcount, None)
+
+    def _run(self, sql: str, params: Sequence[Any] | None) -> Any:
+        try:
+            self._cur.execute(sql, tuple(params) if params is not None else None)
+        except pymysql.err.InterfaceError as exc:
+            self.broken = True
+            raise _unavailable(exc) from exc
+        except pymysql.err.OperationalError as exc:
+            code = exc.args[0] if exc.args else 0
+            if code in LOST_CONNECTION or code >= 2000:
+                self.broken = True
+                raise _unavailable(exc) from exc
+            if code in RETRYABLE:
+                raise _unavailable(exc, "table_busy") from exc
+            raise
+        return self._cur
+
+    def table_names(self) -> list[str]:
+        return sorted(next(iter(r.values())) for r in self.execute("SHOW TABLES", None).rows)
+
+    def column_names(self, table: str) -> list[str]:
+        return [r["Field"] for r in self.execute(f"SHOW COLUMNS FROM {quote(table)}", None).rows]
+
+    def all_columns(self) -> dict[str, list[str]]:
+        rows = self.execute(
+            "SELECT TABLE_NAME AS tbl, COLUMN_NAME AS col FROM information_schema.COLUMNS "
+            "WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION", None
+        ).rows
+        out: dict[str, list[str]] = {}
+        for r in rows:
+            out.setdefault(r["tbl"], []).append(r["col"])
+        return dict(sorted(out.items()))
+
+    def copy_structure(self, source: str, target: str) -> None:
+        self.execute(f"CREATE TABLE {quote(target)} LIKE {quote(source)}", None)
+
+    def dbapi_connection(self) -> Any:
+        return self.raw
+
+    # ------------------------------------------------------------------ sessions
+    def use(self, database: str) -> None:
+        if self.namespace == database:
+            return
+        try:
+            self._run(f"USE {quote(database)}", None)
+        except pymysql.err.OperationalError as exc:
+            if exc.args and exc.args[0] == 1049:  # unknown database
+                self.namespace = None
+                raise FileNotFoundError(f"no database {database}") from exc
+            raise
+        self.namespace = database
+
+    def lock(self, name: str, wait_s: float) -> None:
+        got = self._run("SELECT GET_LOCK(%s, %s)", (name, wait_s)).fetchone()
+        if not got or got[0] != 1:
+            raise StorageUnavailableError("The table is busy; your move was not applied. Try again.",
+                                          "table_busy")
+        self.lock_name = name
+
+    def unlock(self) -> None:
+        if self.lock_name is None or self.broken:
+            self.lock_name = None
+            return
+        try:
+            self._run("DO RELEASE_LOCK(%s)", (self.lock_name,))
+        except Exception as exc:  # a dead session has released it already
+            log.warning("RELEASE_LOCK failed, dropping the connection: %s", exc)
+            self.broken = True
+        self.lock_name = None
+
+    def begin(self, write: bool) -> None:
+        self._run("START TRANSACTION" if write else "START TRANSACTION READ ONLY", None)
+
+    def commit(self) -> None:
+        self._run("COMMIT", None)
+
+    def rollback(self) -> None:
+        if self.broken:
+            return
+        try:
+            self._run("ROLLBACK", None)
+        except Exception as exc:
+            log.warning("rollback failed, dropping the connection: %s", exc)
+            self.broken = True
+
+    def close(self) -> None:
+        try:
+            self.raw.close()
+        except pymysql.err.Error:
+            pass
+
+
+class MySQLStore:
+    """Databases ``<base>_t<id>`` on one MariaDB server (``base`` is the platform database)."""
+
+    dialect: Target = "mysql"
+
+    def __init__(self, connect_args: dict[str, Any], base: str, pool_size: int = 8,
+                 lock_wait_s: float = 30.0) -> None:
+        self.connect_args = dict(connect_args)
+        self.base = base
+        self.lock_wait_s = lock_wait_s
+        self.pool: ConnectionPool[MySQLTableConnection] = ConnectionPool(
+            self._connect, lambda c: c.close(), size=pool_size)
+
+    def database(self, table_id: int) -> str:
+        return f"{self.base}_t{int(table_id)}"
+
+    def _connect(self) -> MySQLTableConnection:
+        # FOUND_ROWS: an UPDATE's rowcount counts the rows it matched, as on SQLite and
+        # PostgreSQL (the framework's "update, else insert" relies on it).
+        raw = pymysql.connect(**self.connect_args, autocommit=True, charset="utf8mb4",
+                              conv=CONVERSIONS, connect_timeout=10, client_flag=CLIENT.FOUND_ROWS)
+        with raw.cursor() as cur:
+            cur.execute("SET time_zone = '+00:00'")
+        return MySQLTableConnection(raw)
+
+    def _admin(self, sql: str, params: Sequence[Any] | None = None) -> list[dict[str, Any]]:
+        with self.pool.checkout() as conn:
+            return conn.execute(sql, params).rows
+
+    def exists(self, table_id: int) -> bool:
+        return bool(self._admin("SELECT 1 AS x FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = %s",
+                                (self.database(table_id),)))
+
+    @contextmanager
+    def _session(self, conn: MySQLTableConnection, table_id: int, write: bool,
+                 database: str | None = None) -> Iterator[MySQLTableConnection]:
+        """Lock (writers), select the database, run one transaction, unlock."""
+        name = self.database(table_id)
+        if write:
+            conn.lock(name, self.lock_wait_s)
+        try:
+            conn.use(database or name)
+            conn.table_id, conn.database = table_id, database or name
+            conn.begin(write)
+            try:
+                yield conn
+            except BaseException:
+                conn.rollback()
+                raise
+            else:
+                conn.commit()
+        finally:
+            conn.unlock()
+
+    @contextmanager
+    def connect(self, table_id: int, write: bool = True) -> Iterator[MySQLTableConnection]:
+        with self.pool.checkout(self.database(table_id)) as conn, \
+                self._session(conn, table_id, write) as db:
+            yield db
+
+    @contextmanager
+    def create(self, table_id: int) -> Iterator[MySQLTableConnection]:
+        name = self.database(table_id)
+        if self.exists(table_id):
+            raise FileExistsError(f"table {table_id} already has a database")
+        self._admin(f"CREATE DATABASE {quote(name)} CHARACTER SET utf8mb4")
+        try:
+            with self.connect(table_id) as conn:
+                yield conn
+        except BaseException:
+            self.drop(table_id)
+            raise
+
+    @contextmanager
+    def upgrading(self, table_id: int) -> Iterator[MySQLTableConnection]:
+        """A transaction for an upgrade that may run DDL, all-or-nothing despite MariaDB.
+
+        MariaDB commits each DDL statement, so the upgrade runs on a copy of the table's
+        database (``<db>_up``) while the table's lock is held; on success one multi-table
+        ``RENAME TABLE`` (atomic) moves the live tables out to ``<db>_old`` and the upgraded
+        ones in; on failure the copy is dropped and the live database was never touched. A
+        crash at any point leaves the live database whole; the leftovers are dropped by the
+        next upgrade of that table.
+        """
+        live = self.database(table_id)
+        work, old = f"{live}_up", f"{live}_old"
+        with self.pool.checkout() as conn:
+            conn.lock(live, self.lock_wait_s)
+            try:
+                for leftover in (work, old):
+                    conn.execute(f"DROP DATABASE IF EXISTS {quote(leftover)}", None)
+                try:
+                    self._clone(conn, live, work)
+                    conn.use(work)
+                    conn.table_id, conn.database = table_id, work
+                    conn.begin(True)
+                    try:
+                        yield conn
+                    except BaseException:
+                        conn.rollback()
+                        raise
+                    conn.commit()
+                    self._swap(conn, live, work, old)
+                finally:
+                    conn.namespace = None
+                    for leftover in (work, old):
+                        if not conn.broken:
+                            conn.execute(f"DROP DATABASE IF EXISTS {quote(leftover)}", None)
+            finally:
+                conn.unlock()
+
+    @contextmanager
+    def rehearsal(self, table_id: int) -> Iterator[MySQLTableConnection]:
+        """A throw-away copy of the table's database (``<db>_rh<hex>``), dropped afterwards:
+        for upgrade rehearsals. The table is locked only while it is copied."""
+        import uuid
+
+        live = self.database(table_id)
+        copy = f"{live}_rh{uuid.uuid4().hex[:8]}"
+        with self.pool.checkout() as conn:
+            conn.lock(live, self.lock_wait_s)
+            try:
+                self._clone(conn, live, copy)
+            finally:
+                conn.unlock()
+            try:
+                conn.use(copy)
+                conn.table_id, conn.database = table_id, copy
+                conn.begin(True)
+                try:
+                    yield conn
+                finally:
+                    conn.rollback()
+            finally:
+                conn.namespace = None
+                if not conn.broken:
+                    conn.execute(f"DROP DATABASE IF EXISTS {quote(copy)}", None)
+
+    @staticmethod
+    def _tables_of(conn: MySQLTableConnection, database: str) -> list[str]:
+        rows = conn.execute("SELECT TABLE_NAME AS t FROM information_schema.TABLES WHERE TABLE_SCHEMA = %s "
+                            "ORDER BY TABLE_NAME", (database,)).rows
+        return [r["t"] for r in rows]
+
+    def _clone(self, conn: MySQLTableConnection, source: str, target: str) -> None:
+        """``target``: a copy of database ``source`` (tables as SHOW CREATE TABLE gives them,
+        so keys, defaults, AUTO_INCREMENT counters and foreign keys come along; then rows)."""
+        conn.execute(f"CREATE DATABASE {quote(target)} CHARACTER SET utf8mb4", None)
+        conn.execute("SET SESSION foreign_key_checks = 0", None)
+        try:
+            for table in self._tables_of(conn, source):
+                create = conn.execute(f"SHOW CREATE TABLE {quote(source)}.{quote(table)}", None).rows[0]
+                conn.use(target)
+                conn.execute(create["Create Table"].replace("%", "%%"), ())
+                conn.execute(f"INSERT INTO {quote(target)}.{quote(table)} "
+                             f"SELECT * FROM {quote(source)}.{quote(table)}", None)
+        finally:
+            conn.execute("SET SESSION foreign_key_checks = 1", None)
+
+    def _swap(self, conn: MySQLTableConnection, live: str, work: str, old: str) -> None:
+        conn.execute(f"CREATE DATABASE {quote(old)} CHARACTER SET utf8mb4", None)
+        moves = [f"{quote(live)}.{quote(t)} TO {quote(old)}.{quote(t)}"
+                 for t in self._tables_of(conn, live)]
+        moves += [f"{quote(work)}.{quote(t)} TO {quote(live)}.{quote(t)}"
+                  for t in self._tables_of(conn, work)]
+        conn.execute("RENAME TABLE " + ", ".join(moves), None)
+
+    def drop(self, table_id: int) -> None:
+        self._admin(f"DROP DATABASE IF EXISTS {quote(self.database(table_id))}")
+
+    def table_ids(self) -> list[int]:
+        pattern = "^" + re.escape(self.base) + "_t[0-9]+$"
+        rows = self._admin(
+            "SELECT SCHEMA_NAME AS s FROM information_schema.SCHEMATA WHERE SCHEMA_NAME RLIKE %s", (pattern,))
+        return sorted(int(r["s"][len(self.base) + 2:]) for r in rows)
+
+    def scratch(self, tag: str) -> MySQLStore:
+        """A store for throw-away tables (rehearsals) on the same server."""
+        return MySQLStore(self.connect_args, f"{self.base}_zz{tag}", pool_size=2)
+
+    def drop_all(self) -> None:
+        for table_id in self.table_ids():
+            self.drop(table_id)
+
+    def close(self) -> None:
+        self.pool.close()

@@ -1,0 +1,314 @@
+"""PostgreSQL backend: one schema ``t<id>`` per game table, pooled connections per process.
+
+An action's transaction starts with ``BEGIN; SET LOCAL search_path TO "t<id>"; SELECT
+pg_advisory_xact_lock(<site>, <id>)`` in one round trip: the advisory lock serialises the
+writers of one table (and only of that table) and goes away with the transaction, even when
+the connection drops.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from decimal import Decimal
+from typing import Any
+
+import psycopg
+from psycopg.adapt import Loader
+
+from framework.errors import StorageUnavailableError
+from framework.storage.base import Result, Target
+from framework.storage.pool import ConnectionPool, lock_namespace
+
+log = logging.getLogger(__name__)
+
+_INSERT = re.compile(r'\s*INSERT\s+(?:INTO\s+)?(?:"([^"]+)"|([A-Za-z_][A-Za-z0-9_]*))', re.IGNORECASE)
+_DDL = ("CREATE", "ALTER", "DROP", "TRUNC")
+
+
+class _NumericLoader(Loader):
+    """NUMERIC as int or float, like the other backends (a DECIMAL is not a PHP type)."""
+
+    def load(self, data: Any) -> int | float:
+        value = Decimal(bytes(data).decode())
+        return int(value) if value == value.to_integral_value() else float(value)
+
+
+def quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def unavailable(exc: BaseException) -> StorageUnavailableError:
+    log.error("PostgreSQL connection failed: %s", exc)
+    err = StorageUnavailableError(
+        "The game server lost its database connection; your move was not applied. Try again.",
+        "storage_unavailable",
+    )
+    err.__cause__ = exc
+    return err
+
+
+class PostgresTableConnection:
+    """One pooled connection, inside one game table's transaction (search_path = its schema)."""
+
+    dialect: Target = "postgresql"
+
+    def __init__(self, store: PostgresStore, raw: psycopg.Connection[Any]) -> None:
+        self.store = store
+        self.raw = raw
+        self.table_id = 0
+        self.schema = ""
+        self.namespace: str | None = None
+        self.broken = False
+        self._cur = raw.cursor()
+
+    # ------------------------------------------------------------------ statements
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
+        """Run one statement (``%s`` parameters; a literal ``%`` is written ``%%``)."""
+        lastrowid: int | None = None
+        identity = None
+        head = sql.lstrip()[:6].upper()
+        if head == "INSERT" and " RETURNING " not in sql.upper():
+            identity = self._identity_column(sql)
+            if identity is not None:
+                sql = sql.rstrip().rstrip(";") + f" RETURNING {quote(identity)}"
+        cur = self._run(sql, params)
+        if head.startswith(_DDL):
+            self.store.forget_identities(self.schema)
+        if identity is not None:
+            returned = cur.fetchall()
+            lastrowid = int(returned[0][0]) if returned and returned[0][0] is not None else None
+            return Result([], cur.rowcount, lastrowid)
+        if cur.description is None:
+            return Result([], cur.rowcount, None)
+        names = [d.name for d in cur.description]
+        rows = [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+        return Result(rows, cur.rowcount, None)
+
+    def _run(self, sql: str, params: Sequence[Any] | None) -> psycopg.Cursor[Any]:
+        try:
+            self._cur.execute(sql, tuple(params) if params is not None else None)
+        except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
+            if self.raw.closed or self.raw.info.status != psycopg.pq.ConnStatus.OK:
+                self.broken = True
+                raise unavailable(exc) from exc
+            raise
+        return self._cur
+
+    def _identity_column(self, sql: str) -> str | None:
+        match = _INSERT.match(sql)
+        if match is None:
+            return None
+        table = match.group(1) or match.group(2).lower()
+        cache = self.store.identities.get(self.schema)
+        if cache is None:
+            if len(self.store.identities) > 10_000:
+                self.store.identities.clear()
+            cache = self.store.identities[self.schema] = {}
+        if table not in cache:
+            cur = self._run(
+                "SELECT a.attname FROM pg_attribute AS a WHERE a.attrelid = to_regclass(%s) "
+                "AND a.attidentity <> '' AND NOT a.attisdropped", (f"{quote(self.schema)}.{quote(table)}",),
+            )
+            row = cur.fetchone()
+            cache[table] = row[0] if row else None
+        return cache[table]
+
+    # ------------------------------------------------------------------ introspection
+    def table_names(self) -> list[str]:
+        rows = self.execute(
+            "SELECT c.relname AS name FROM pg_class AS c WHERE c.relnamespace = to_regnamespace(%s) "
+            "AND c.relkind IN ('r', 'p') ORDER BY c.relname", (self.schema,)
+        ).rows
+        return sorted(r["name"] for r in rows)
+
+    def column_names(self, table: str) -> list[str]:
+        rows = self.execute(
+            "SELECT a.attname AS name FROM pg_attribute AS a WHERE a.attrelid = to_regclass(%s) "
+            "AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
+            (f"{quote(self.schema)}.{quote(table)}",),
+        ).rows
+        return [r["name"] for r in rows]
+
+    def all_columns(self) -> dict[str, list[str]]:
+        """Every table's columns in one statement."""
+        rows = self.execute(
+            "SELECT c.relname AS tbl, a.attname AS col FROM pg_class AS c "
+            "JOIN pg_attribute AS a ON a.attrelid = c.oid "
+            "WHERE c.relnamespace = to_regnamespace(%s) AND c.relkind IN ('r', 'p') "
+            "AND a.attnum > 0 AND NOT a.attisdropped ORDER BY c.relname, a.attnum", (self.schema,)
+        ).rows
+        out: dict[str, list[str]] = {}
+        for r in rows:
+            out.setdefault(r["tbl"], []).append(r["col"])
+        return out
+
+    def copy_structure(self, source: str, target: str) -> None:
+        self.execute(f"CREATE TABLE {quote(target)} (LIKE {quote(source)} INCLUDING DEFAULTS)")
+
+    def dbapi_connection(self) -> Any:
+        return self.raw
+
+    # ------------------------------------------------------------------ transactions
+    def begin(self, table_id: int, schema: str, write: bool, check: bool = True) -> None:
+        self.table_id, self.schema = table_id, schema
+        parts = ["BEGIN" if write else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
+                 f"SET LOCAL search_path TO {quote(schema)}"]
+        if write:
+            parts.append(f"SET LOCAL lock_timeout = '{int(self.store.lock_wait_s * 1000)}ms'")
+            parts.append(f"SELECT pg_advisory_xact_lock({self.store.lock_space}, {int(table_id)})")
+        if check:
+            # Fails (in the same round trip) when the table has no schema.
+            parts.append(f"SELECT {_literal(schema)}::regnamespace")
+        try:
+            self._run("; ".join(parts), None)
+        except psycopg.errors.InvalidSchemaName as exc:
+            self._rollback_quietly()
+            raise FileNotFoundError(f"no database for table {table_id}") from exc
+        except psycopg.errors.LockNotAvailable as exc:
+            self._rollback_quietly()
+            raise StorageUnavailableError(
+                "The table is busy; your move was not applied. Try again.", "table_busy") from exc
+
+    def commit(self) -> None:
+        try:
+            self._run("COMMIT", None)
+        except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
+            self.broken = True
+            raise unavailable(exc) from exc
+
+    def rollback(self) -> None:
+        self._rollback_quietly()
+
+    def _rollback_quietly(self) -> None:
+        if self.broken or self.raw.closed:
+            self.broken = True
+            return
+        try:
+            if self.raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                self._cur.execute("ROLLBACK")
+        except psycopg.Error as exc:
+            log.warning("rollback failed, dropping the connection: %s", exc)
+            self.broken = True
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+class PostgresStore:
+    """Schemas ``<prefix>t<id>`` in one PostgreSQL database.
+
+    ``prefix`` keeps several sites (or test runs) apart in one database; the advisory-lock
+    space is derived from it and the database name.
+    """
+
+    dialect: Target = "postgresql"
+
+    def __init__(self, conninfo: str, prefix: str = "", pool_size: int = 8,
+                 lock_wait_s: float = 30.0) -> None:
+        self.conninfo = conninfo
+        self.lock_wait_s = lock_wait_s
+        self.prefix = prefix
+        dbname = psycopg.conninfo.conninfo_to_dict(conninfo).get("dbname") or ""
+        self.lock_space = lock_namespace(f"{dbname}/{prefix}")
+        # schema -> table -> its identity column (for lastrowid), forgotten after DDL.
+        self.identities: dict[str, dict[str, str | None]] = {}
+        self.pool: ConnectionPool[PostgresTableConnection] = ConnectionPool(
+            self._connect, lambda c: c.close(), size=pool_size)
+
+    def schema(self, table_id: int) -> str:
+        return f"{self.prefix}t{int(table_id)}"
+
+    def _connect(self) -> PostgresTableConnection:
+        raw = psycopg.connect(self.conninfo, autocommit=True, prepare_threshold=None,
+                              connect_timeout=10)
+        raw.adapters.register_loader("numeric", _NumericLoader)
+        raw.execute("SET TIME ZONE 'UTC'")
+        return PostgresTableConnection(self, raw)
+
+    def forget_identities(self, schema: str) -> None:
+        self.identities.pop(schema, None)
+
+    def _admin(self, sql: str, params: Sequence[Any] | None = None) -> list[tuple[Any, ...]]:
+        """One statement in its own transaction (schemas are created and dropped one by one)."""
+        with self.pool.checkout() as conn:
+            cur = conn._run(sql, params)
+            return cur.fetchall() if cur.description is not None else []
+
+    def exists(self, table_id: int) -> bool:
+        return bool(self._admin("SELECT 1 FROM pg_namespace WHERE nspname = %s", (self.schema(table_id),)))
+
+    @contextmanager
+    def connect(self, table_id: int, write: bool = True) -> Iterator[PostgresTableConnection]:
+        schema = self.schema(table_id)
+        with self.pool.checkout(schema) as conn:
+            conn.begin(table_id, schema, write)
+            conn.namespace = schema
+            try:
+                yield conn
+            except BaseException:
+                conn.rollback()
+                raise
+            else:
+                conn.commit()
+
+    @contextmanager
+    def create(self, table_id: int) -> Iterator[PostgresTableConnection]:
+        schema = self.schema(table_id)
+        if self.exists(table_id):
+            raise FileExistsError(f"table {table_id} already has a database")
+        self._admin(f"CREATE SCHEMA {quote(schema)}")
+        try:
+            with self.connect(table_id) as conn:
+                yield conn
+        except BaseException:
+            self.drop(table_id)
+            raise
+
+    @contextmanager
+    def upgrading(self, table_id: int) -> Iterator[PostgresTableConnection]:
+        """DDL is transactional here: an upgrade is one ordinary write transaction."""
+        with self.connect(table_id) as conn:
+            yield conn
+
+    @contextmanager
+    def rehearsal(self, table_id: int) -> Iterator[PostgresTableConnection]:
+        """The table itself, in a write transaction that is always rolled back (DDL is
+        transactional): for upgrade rehearsals. Holds the table's lock meanwhile."""
+        schema = self.schema(table_id)
+        with self.pool.checkout(schema) as conn:
+            conn.begin(table_id, schema, True)
+            conn.namespace = schema
+            try:
+                yield conn
+            finally:
+                conn.rollback()
+
+    def drop(self, table_id: int) -> None:
+        schema = self.schema(table_id)
+        self._admin(f"DROP SCHEMA IF EXISTS {quote(schema)} CASCADE")
+        self.forget_identities(schema)
+
+    def table_ids(self) -> list[int]:
+        """Every table that has a schema under this store's prefix."""
+        pattern = "^" + re.escape(self.prefix) + "t[0-9]+$"
+        rows = self._admin("SELECT nspname FROM pg_namespace WHERE nspname ~ %s", (pattern,))
+        return sorted(int(r[0][len(self.prefix) + 1:]) for r in rows)
+
+    def scratch(self, tag: str) -> PostgresStore:
+        """A store for throw-away tables (rehearsals) in the same database."""
+        return PostgresStore(self.conninfo, f"{self.prefix}zz{tag}_", pool_size=2)
+
+    def drop_all(self) -> None:
+        """Drop every table of this store (scratch stores and tests)."""
+        for table_id in self.table_ids():
+            self.drop(table_id)
+
+    def close(self) -> None:
+        self.pool.close()
