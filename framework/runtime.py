@@ -29,6 +29,7 @@ from framework.errors import (
     GameSystemError,
     NotFoundError,
     NotYourTurnError,
+    StaleMoveError,
     UserError,
 )
 from framework.i18n import Translate, clienttranslate, clienttranslate_plural, format_message
@@ -97,12 +98,14 @@ class ActionResult:
     state: str
     last_notification_id: int
     game_over: bool
+    move: int = 0  # the table's move number after the action (send it back as ``seen_move``)
 
 
 @dataclass
 class _Listeners:
     cond: threading.Condition = field(default_factory=threading.Condition)
     version: int = 0
+    waiting: int = 0  # streams blocked in ``wait`` right now
 
 
 class Runtime:
@@ -131,6 +134,9 @@ class Runtime:
         self.production_release: Callable[[str], tuple[str, GameDefinition] | None] | None = None
         # Run before each action (lazy upgrades, blocked tables); set by the site.
         self.before_action: Callable[[TableInfo], TableInfo] | None = None
+        # Run before a listener waits: starts the wake-ups from other processes
+        # (framework.notify); set by the site.
+        self.before_wait: Callable[[], None] | None = None
 
     # ------------------------------------------------------------------ lookups
     def table_info(self, table_id: int) -> TableInfo:
@@ -329,12 +335,19 @@ class Runtime:
 
     # ------------------------------------------------------------------ actions
     def act(
-        self, table_id: int, player_id: int, action: str, args: Mapping[str, Any] | None = None
+        self, table_id: int, player_id: int, action: str, args: Mapping[str, Any] | None = None,
+        seen_move: int | None = None,
     ) -> ActionResult:
         """Apply ``player_id``'s ``action`` to the table, in one transaction.
 
         Checked in this order, each with its own error: unknown table, game blocked, game
-        over, unknown action, not allowed in this state, not your turn, bad arguments.
+        over, move already sent, unknown action, not allowed in this state, not your turn,
+        bad arguments.
+
+        ``seen_move`` (optional) is the move number the player's view was at when they acted
+        (``move`` in ``get_data``, ``move_id`` of notifications). A player's second request
+        for the same ``seen_move`` (a double click, a retry of a request that was applied)
+        is refused with ``StaleMoveError`` and applies nothing: each view acts once.
         """
         info = self.table_info(table_id)
         gdef = self.game_for(info)
@@ -353,6 +366,8 @@ class Runtime:
                 state = table.gamestate.state()
                 if state.id == END_STATE_ID:
                     raise GameOverError("This game is over", "game_over")
+                if seen_move is not None:
+                    self._check_fresh(table, player_id, seen_move)
                 method = getattr(table, f"act_{action}", None) if _is_name(action) else None
                 declared = any(action in s.possible_actions for s in gdef.states)
                 if method is None or not declared:
@@ -381,9 +396,11 @@ class Runtime:
                         "The game hit an error and your move was cancelled; it is in the "
                         "table's error log", "game_error",
                     ) from exc
+                if seen_move is not None:
+                    table._set_meta(f"acted:{player_id}", str(seen_move))
                 result = ActionResult(
                     info.id, table.gamestate.state().name, self._last_packet(table),
-                    table.gamestate.is_game_over(),
+                    table.gamestate.is_game_over(), int(table._read_global(GLOBAL_MOVE) or 0),
                 )
         except GameSystemError as exc:
             self.log_error(info.id, player_id, action, exc)
@@ -393,6 +410,17 @@ class Runtime:
             ) from exc
         self._after_commit(info.id, result.game_over)
         return result
+
+    @staticmethod
+    def _check_fresh(table: Table, player_id: int, seen_move: int) -> None:
+        """Refuse a second action of ``player_id`` sent from the same view of the table."""
+        current = int(table._read_global(GLOBAL_MOVE) or 0)
+        if not 0 <= seen_move <= current:
+            raise UserError("Move ${move} does not exist at this table", "bad_move", move=seen_move)
+        last = table._meta(f"acted:{player_id}")
+        if last is not None and seen_move <= int(last):
+            raise StaleMoveError(
+                "This move was already sent; the table has moved on since", "stale_move")
 
     def _begin_move(self, table: Table) -> None:
         table.inc_game_state_value(GLOBAL_MOVE)
@@ -640,6 +668,7 @@ class Runtime:
                 "gamestates": {str(s.id): s.to_json() for s in table.definition.states},
                 "progression": int(table._read_global(GLOBAL_PROGRESSION) or 0),
                 "notifications": {"last_packet_id": self._last_packet(table)},
+                "move": int(table._read_global(GLOBAL_MOVE) or 0),
                 "game": table.definition.name,
                 "table_id": table_id,
             })
@@ -690,12 +719,34 @@ class Runtime:
             entry.cond.notify_all()
 
     def wait(self, table_id: int, seen_version: int, timeout: float) -> int:
-        """Block until the table changes after ``seen_version`` (or timeout); new version."""
+        """Block until the table changes after ``seen_version`` (or timeout); new version.
+
+        Commits of this process wake it at once; those of other processes through
+        ``framework.notify`` (PostgreSQL NOTIFY, or the gamelog polled)."""
+        if self.before_wait is not None:
+            self.before_wait()
         entry = self._listeners_for(table_id)
         with entry.cond:
             if entry.version == seen_version:
-                entry.cond.wait(timeout)
+                entry.waiting += 1
+                try:
+                    entry.cond.wait(timeout)
+                finally:
+                    entry.waiting -= 1
             return entry.version
+
+    def watched_tables(self) -> list[int]:
+        """Tables that a listener of this process is waiting on now."""
+        with self._listeners_lock:
+            return [tid for tid, entry in self._listeners.items() if entry.waiting]
+
+    def wake_if_listened(self, table_id: int) -> None:
+        """Wake a table's listeners, if this process ever had one (a wake-up from another
+        process must not create entries for every table of the site)."""
+        with self._listeners_lock:
+            known = table_id in self._listeners
+        if known:
+            self.wake(table_id)
 
     def version(self, table_id: int) -> int:
         return self._listeners_for(table_id).version

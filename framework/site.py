@@ -8,6 +8,7 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
+from framework.notify import Notifier
 from framework.platform.db import create_platform_engine, upgrade_platform
 from framework.registry import GameDefinition, GameRegistry
 from framework.runtime import Runtime
@@ -33,6 +34,7 @@ class Site:
     store: TableStore
     registry: GameRegistry
     runtime: Runtime = field(init=False)
+    notifier: Notifier = field(init=False)
 
     def __post_init__(self) -> None:
         from framework.releases.builds import load_release
@@ -47,6 +49,9 @@ class Site:
 
         self.runtime.production_release = production
         self.runtime.before_action = before_action(self)
+        # Commits of other processes wake this one's event streams (started by the first wait).
+        self.notifier = Notifier(self.runtime, self.store)
+        self.runtime.before_wait = self.notifier.ensure_running
 
     @classmethod
     def open(
@@ -66,5 +71,6 @@ class Site:
         return cls(path, url, engine, backend.store, registry or GameRegistry())
 
     def close(self) -> None:
+        self.notifier.stop()
         self.store.close()
         self.platform.dispose()

@@ -582,6 +582,22 @@ class Table:
             payload = json.dumps(args, separators=(",", ":"), default=_json_default)
         except TypeError as exc:
             raise GameSystemError(f"notification {notif_type!r}: args are not JSON: {exc}") from None
+        if self._db.dialect != "sqlite":
+            # Ids without gaps on the servers, whose sequences never give back the numbers of a
+            # rolled-back action; the table's write lock makes MAX + 1 safe.
+            if self._ctx.last_packet_id is None:
+                self._ctx.last_packet_id = int(self.get_unique_value_from_db(
+                    "SELECT MAX(gamelog_packet_id) FROM gamelog") or 0)
+            packet_id = self._ctx.last_packet_id + 1
+            self.db_query(
+                "INSERT INTO gamelog (gamelog_packet_id, gamelog_move_id, gamelog_private, "
+                "gamelog_player, gamelog_time, gamelog_type, gamelog_log, gamelog_args) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                (packet_id, self._read_global(GLOBAL_MOVE) or 0, 0 if player_id is None else 1,
+                 player_id, self._ctx.now().strftime(TIME_FORMAT), notif_type, log, payload),
+            )
+            self._ctx.last_packet_id = packet_id
+            return
         res = self.db_query(
             "INSERT INTO gamelog (gamelog_move_id, gamelog_private, gamelog_player, gamelog_time, "
             "gamelog_type, gamelog_log, gamelog_args) VALUES (%s, %s, %s, %s, %s, %s, %s)",

@@ -339,6 +339,28 @@ class MySQLStore:
     def drop(self, table_id: int) -> None:
         self._admin(f"DROP DATABASE IF EXISTS {quote(self.database(table_id))}")
 
+    def latest_packets(self, table_ids: list[int]) -> dict[int, int]:
+        """The last gamelog id of each table, a hundred tables per statement (the poller that
+        wakes event streams of other processes)."""
+        out: dict[int, int] = {}
+        for start in range(0, len(table_ids), 100):
+            chunk = table_ids[start:start + 100]
+            sql = " UNION ALL ".join(
+                f"SELECT {int(t)} AS t, MAX(gamelog_packet_id) AS m FROM "
+                f"{quote(self.database(t))}.{quote('gamelog')}" for t in chunk)
+            try:
+                rows = self._admin(sql)
+            except pymysql.err.Error:
+                rows = []
+                for t in chunk:  # a table was dropped meanwhile: ask the others one by one
+                    try:
+                        rows += self._admin(f"SELECT {int(t)} AS t, MAX(gamelog_packet_id) AS m FROM "
+                                            f"{quote(self.database(t))}.{quote('gamelog')}")
+                    except pymysql.err.Error:
+                        continue
+            out.update({int(r["t"]): int(r["m"] or 0) for r in rows})
+        return out
+
     def table_ids(self) -> list[int]:
         pattern = "^" + re.escape(self.base) + "_t[0-9]+$"
         rows = self._admin(

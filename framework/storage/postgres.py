@@ -9,7 +9,9 @@ the connection drops.
 from __future__ import annotations
 
 import logging
+import os
 import re
+import socket
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from decimal import Decimal
@@ -172,9 +174,14 @@ class PostgresTableConnection:
             raise StorageUnavailableError(
                 "The table is busy; your move was not applied. Try again.", "table_busy") from exc
 
-    def commit(self) -> None:
+    def commit(self, notify: str | None = None) -> None:
+        """COMMIT; with ``notify``, a NOTIFY on the site's channel in the same round trip
+        (delivered by the server only if the transaction commits)."""
+        sql = "COMMIT"
+        if notify is not None:
+            sql = f"SELECT pg_notify({_literal(self.store.channel)}, {_literal(notify)}); COMMIT"
         try:
-            self._run("COMMIT", None)
+            self._run(sql, None)
         except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
             self.broken = True
             raise unavailable(exc) from exc
@@ -256,7 +263,7 @@ class PostgresStore:
                 conn.rollback()
                 raise
             else:
-                conn.commit()
+                conn.commit(notify=f"{int(table_id)} {self.sender}" if write else None)
 
     @contextmanager
     def create(self, table_id: int) -> Iterator[PostgresTableConnection]:
@@ -294,6 +301,38 @@ class PostgresStore:
         schema = self.schema(table_id)
         self._admin(f"DROP SCHEMA IF EXISTS {quote(schema)} CASCADE")
         self.forget_identities(schema)
+
+    @property
+    def sender(self) -> str:
+        """Who sends this store's NOTIFYs: host, process and store (a worker skips its own
+        commits, whose listeners the runtime woke already)."""
+        return f"{socket.gethostname()}/{os.getpid()}/{id(self)}"
+
+    @property
+    def channel(self) -> str:
+        """The LISTEN/NOTIFY channel of this site: each commit on a table sends its id."""
+        return f"arena_{self.lock_space}"
+
+    def latest_packets(self, table_ids: list[int]) -> dict[int, int]:
+        """The last gamelog id of each table, a hundred tables per statement."""
+        out: dict[int, int] = {}
+        for start in range(0, len(table_ids), 100):
+            chunk = table_ids[start:start + 100]
+            sql = " UNION ALL ".join(
+                f"SELECT {int(t)} AS t, (SELECT MAX(gamelog_packet_id) FROM "
+                f"{quote(self.schema(t))}.{quote('gamelog')}) AS m" for t in chunk)
+            try:
+                rows = self._admin(sql)
+            except psycopg.Error:
+                rows = []
+                for t in chunk:
+                    try:
+                        rows += self._admin(f"SELECT {int(t)}, (SELECT MAX(gamelog_packet_id) FROM "
+                                            f"{quote(self.schema(t))}.{quote('gamelog')})")
+                    except psycopg.Error:
+                        continue
+            out.update({int(r[0]): int(r[1] or 0) for r in rows})
+        return out
 
     def table_ids(self) -> list[int]:
         """Every table that has a schema under this store's prefix."""

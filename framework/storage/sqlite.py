@@ -260,6 +260,18 @@ class SQLiteStore:
             finally:
                 conn.close()
 
+    def latest_packets(self, table_ids: list[int]) -> dict[int, int]:
+        """The last gamelog id of each table (for the poller waking other processes' streams)."""
+        out: dict[int, int] = {}
+        for table_id in table_ids:
+            try:
+                with self.connect(table_id, write=False) as db:
+                    row = db.raw.execute("SELECT MAX(gamelog_packet_id) FROM gamelog").fetchone()
+            except (FileNotFoundError, sqlite3.Error, StorageUnavailableError):
+                continue
+            out[table_id] = int(row[0] or 0)
+        return out
+
     def table_ids(self) -> list[int]:
         return sorted(int(p.stem) for p in self.directory.glob("*.sqlite") if p.stem.isdigit())
 
@@ -290,6 +302,14 @@ class SQLiteStore:
 
     def close(self) -> None:
         with self._pool_lock:
-            for conn in self._open.values():
-                conn.close()
+            conns = list(self._open.values())
             self._open.clear()
+        for conn in conns:
+            # Closing a connection another thread is using crashes the interpreter: wait for it.
+            if conn.lock.acquire(timeout=10):
+                try:
+                    conn.close()
+                finally:
+                    conn.lock.release()
+            else:
+                log.warning("table %s still in use: its connection is left open", conn.table_id)

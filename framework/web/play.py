@@ -176,9 +176,13 @@ def act(table_id: int, action: str) -> Any:
         args = {}
     if not isinstance(args, dict):
         raise UserError("The action's arguments must be a JSON object", "bad_request")
-    result = site().runtime.act(table_id, pid, action, args)
+    # X-Arena-Move: the move number the player's view was at; a second request sent from the
+    # same view (double click, retry after a lost answer) is refused, not applied twice.
+    raw_move = request.headers.get("X-Arena-Move")
+    seen_move = parse_int(raw_move, "X-Arena-Move") if raw_move not in (None, "") else None
+    result = site().runtime.act(table_id, pid, action, args, seen_move=seen_move)
     return jsonify({"ok": True, "state": result.state, "last_notification_id": result.last_notification_id,
-                    "game_over": result.game_over})
+                    "game_over": result.game_over, "move": result.move})
 
 
 @bp.post("/table/<int:table_id>/leave")

@@ -1,0 +1,122 @@
+"""Wake-ups across processes: a commit in one worker wakes the event streams of that table
+in every worker.
+
+PostgreSQL: each write transaction sends ``NOTIFY arena_<site>, '<table id> <sender>'`` in
+its own COMMIT round trip (delivered only if it commits); one listening connection per
+process wakes the table's listeners. SQLite and MariaDB: while streams wait on tables, one
+thread per process reads those tables' last gamelog id every ``interval`` seconds (one
+statement for all tables on MariaDB) and wakes a table whose id moved.
+
+A wake-up only tells a stream to read the gamelog after the last id it sent, so a late,
+doubled or spurious wake-up can never lose, double or reorder a notification.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from typing import Any
+
+from framework.runtime import Runtime
+from framework.storage.base import TableStore
+
+log = logging.getLogger(__name__)
+
+DEFAULT_INTERVAL_S = 0.05
+
+
+class Notifier:
+    """The per-process listener; started by the first stream that waits (``ensure_running``)."""
+
+    def __init__(self, runtime: Runtime, store: TableStore, interval: float | None = None) -> None:
+        self.runtime = runtime
+        self.store = store
+        env = os.environ.get("ARENA_NOTIFY_POLL_S")
+        self.interval = interval if interval is not None else float(env) if env else DEFAULT_INTERVAL_S
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._pid: int | None = None
+        self._stop = threading.Event()
+        self._seen: dict[int, int] = {}  # table -> last gamelog id the poller saw
+        self.wakeups = 0  # tables woken for another process's commit (tests, monitoring)
+
+    @property
+    def mode(self) -> str:
+        return "listen" if self.store.dialect == "postgresql" else "poll"
+
+    def ensure_running(self) -> None:
+        """Start the listener thread once per process (again in a forked child)."""
+        if self._thread is not None and self._pid == os.getpid() and self._thread.is_alive():
+            return
+        with self._lock:
+            if self._thread is not None and self._pid == os.getpid() and self._thread.is_alive():
+                return
+            self._stop = threading.Event()
+            self._pid = os.getpid()
+            target = self._listen if self.mode == "listen" else self._poll
+            self._thread = threading.Thread(target=target, name=f"arena-notify-{self.mode}", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        thread = self._thread
+        if thread is not None and thread.is_alive() and self._pid == os.getpid():
+            thread.join(timeout=5)
+        self._thread = None
+
+    # ------------------------------------------------------------------ polling (SQLite, MariaDB)
+    def poll_once(self) -> list[int]:
+        """Read the watched tables' last gamelog ids; wake those that moved. Returns them."""
+        watched = self.runtime.watched_tables()
+        if not watched:
+            return []
+        latest: dict[int, int] = self.store.latest_packets(watched)  # type: ignore[attr-defined]
+        moved = [tid for tid, last in latest.items() if self._seen.get(tid) != last]
+        for tid in moved:
+            # A table seen for the first time is woken too: its stream may have read the log
+            # just before a commit that this first look already includes.
+            self._seen[tid] = latest[tid]
+            self.runtime.wake(tid)
+        self.wakeups += len(moved)
+        if len(self._seen) > 100_000:
+            self._seen = {tid: self._seen[tid] for tid in watched if tid in self._seen}
+        return moved
+
+    def _poll(self) -> None:
+        while not self._stop.is_set():
+            started = time.monotonic()
+            try:
+                self.poll_once()
+            except Exception:  # a poll that fails is tried again; streams also time out
+                log.exception("polling the gamelog for other processes' commits failed")
+            self._stop.wait(max(0.0, self.interval - (time.monotonic() - started)))
+
+    # ------------------------------------------------------------------ LISTEN (PostgreSQL)
+    def _listen(self) -> None:
+        import psycopg
+
+        store: Any = self.store
+        backoff = 0.1
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(store.conninfo, autocommit=True, connect_timeout=10) as conn:
+                    conn.execute(f'LISTEN "{store.channel}"')
+                    backoff = 0.1
+                    # Commits made while we were not listening: wake every waiting stream.
+                    for tid in self.runtime.watched_tables():
+                        self.runtime.wake(tid)
+                    me = store.sender
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            table, _, sender = note.payload.partition(" ")
+                            if sender != me and table.isdigit():
+                                self.wakeups += 1
+                                self.runtime.wake_if_listened(int(table))
+            except Exception as exc:
+                if self._stop.is_set():
+                    return
+                log.warning("LISTEN connection lost (%s); listening again in %.1fs", exc, backoff)
+                self._stop.wait(backoff)
+                backoff = min(backoff * 2, 5.0)

@@ -1,0 +1,107 @@
+"""Requests racing on one table: a double click applies once, players acting at the same
+moment in a multiactive state all land, and the gamelog stays gap-free and ordered."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from framework.errors import StaleMoveError, UserError
+from framework.runtime import ActionResult
+from framework.testing import TestTable
+
+pytestmark = pytest.mark.all_backends
+
+
+def at_once(calls: list[Callable[[], ActionResult]]) -> list[ActionResult | BaseException]:
+    """Run the calls in threads released together; each one's result or exception."""
+    barrier = threading.Barrier(len(calls))
+    out: list[ActionResult | BaseException] = [RuntimeError("did not run")] * len(calls)
+
+    def worker(i: int) -> None:
+        barrier.wait(10)
+        try:
+            out[i] = calls[i]()
+        except BaseException as exc:  # noqa: BLE001 - the test inspects it
+            out[i] = exc
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(len(calls))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return out
+
+
+def to_bonus(table: TestTable) -> int:
+    a, b, c = table.players
+    for pid, value in ((a, 5), (b, 4), (c, 4)):
+        table.act(pid, "pick", number=value)
+    assert table.state.name == "bonus" and table.active_player == a
+    return a
+
+
+def bonus_value(table: TestTable) -> int:
+    with table.read() as t:
+        return int(t.get_game_state_value("bonus_value"))
+
+
+def test_a_double_click_applies_once(lab_table: TestTable) -> None:
+    a = to_bonus(lab_table)
+    runtime = lab_table.runtime
+    move = lab_table.data(a)["move"]
+    results = at_once([lambda: runtime.act(lab_table.id, a, "bump", {}, seen_move=move)] * 2)
+    applied = [r for r in results if isinstance(r, ActionResult)]
+    refused = [r for r in results if isinstance(r, StaleMoveError)]
+    assert len(applied) == 1 and len(refused) == 1, results
+    assert refused[0].http_status == 409 and refused[0].code == "stale_move"
+    assert bonus_value(lab_table) == 1
+    # the next click, from the view the answer gave, is a new move
+    runtime.act(lab_table.id, a, "bump", {}, seen_move=applied[0].move)
+    assert bonus_value(lab_table) == 2
+    # a retry of a request that was applied (its answer lost) applies nothing
+    before = lab_table.snapshot()
+    with pytest.raises(StaleMoveError):
+        runtime.act(lab_table.id, a, "bump", {}, seen_move=applied[0].move)
+    assert lab_table.snapshot() == before
+    with pytest.raises(UserError, match="Move 999 does not exist"):
+        runtime.act(lab_table.id, a, "bump", {}, seen_move=999)
+    # without a move number every request is a new action, as on BGA
+    runtime.act(lab_table.id, a, "bump", {})
+    assert bonus_value(lab_table) == 3
+
+
+def test_players_racing_in_a_multiactive_state_all_land(lab_table: TestTable) -> None:
+    a, b, c = lab_table.players
+    runtime = lab_table.runtime
+    move = lab_table.data(None)["move"]
+
+    def pick(pid: int, value: int) -> Callable[[], ActionResult]:
+        return lambda: runtime.act(lab_table.id, pid, "pick", {"number": value}, seen_move=move)
+
+    results = at_once([pick(a, 5), pick(b, 4), pick(c, 3)])
+    assert all(isinstance(r, ActionResult) for r in results), results
+    assert lab_table.state.name == "bonus" and lab_table.scores()[a][0] == 5
+    reveal = [e for e in lab_table.notifications(None) if e["type"] == "reveal"]
+    assert len(reveal) == 1 and sorted(reveal[0]["args"]["picks"].values()) == [3, 4, 5]
+
+
+def test_gamelog_ids_are_gap_free_even_after_rollbacks(lab_table: TestTable) -> None:
+    a, b, c = lab_table.players
+    with pytest.raises(RuntimeError):
+        with lab_table.with_table() as t:
+            t.notify_all_players("lost", "never seen")
+            raise RuntimeError("rolled back")
+    lab_table.act(a, "shout", words=["hi"])
+    with pytest.raises(UserError):
+        lab_table.act(b, "crash")  # game code fails after writing: rolled back
+    lab_table.act(b, "pick", number=2)
+    public = [e["id"] for e in lab_table.notifications(None)]
+    assert public == sorted(public)
+    # every id from 1 up is someone's row: private rows fill the gaps between public ones
+    everyone: list[Any] = sorted({e["id"] for p in (a, b, c) for e in lab_table.notifications(p)})
+    assert everyone == list(range(1, everyone[-1] + 1)) and set(public) <= set(everyone)
+    assert "lost" not in {e["type"] for e in lab_table.notifications(None)}

@@ -1,0 +1,69 @@
+"""A commit made by another process (here: another site on the same databases) reaches the
+event streams of that table, waiting in that process, at once and in order."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from framework.registry import GameRegistry
+from framework.site import Site
+from framework.testing import TestTable
+
+pytestmark = pytest.mark.all_backends
+
+
+class Stream(threading.Thread):
+    """What the SSE route does: read the log after the last id, else wait for a wake-up."""
+
+    def __init__(self, site: Site, table_id: int, after: int, timeout: float = 20) -> None:
+        super().__init__()
+        self.site, self.table_id, self.after, self.timeout = site, table_id, after, timeout
+        self.received: list[dict[str, Any]] = []
+        self.waits = 0
+        self.waiting = threading.Event()
+
+    def run(self) -> None:
+        runtime = self.site.runtime
+        deadline = time.monotonic() + self.timeout
+        while time.monotonic() < deadline:
+            seen = runtime.version(self.table_id)
+            rows = runtime.events(self.table_id, None, self.after)
+            if rows:
+                self.received = rows
+                return
+            self.waits += 1
+            self.waiting.set()
+            runtime.wait(self.table_id, seen, timeout=deadline - time.monotonic())
+
+
+def test_a_commit_in_another_process_wakes_the_streams_of_that_table(
+        lab_table: TestTable, registry: GameRegistry, database_url: str | None) -> None:
+    a = lab_table.players[0]
+    other_table = lab_table.harness.create_table(players=3, seed=7)
+    last = {t.id: t.data(None)["notifications"]["last_packet_id"] for t in (lab_table, other_table)}
+    # The second "worker": its own site, connections and listener on the same databases.
+    worker = Site.open(lab_table.harness.site.instance_path, database_url=database_url, registry=registry)
+    streams: list[Stream] = []
+    try:
+        streams = [Stream(worker, lab_table.id, last[lab_table.id]),
+                   Stream(worker, other_table.id, last[other_table.id], timeout=2)]
+        for stream in streams:
+            stream.start()
+            assert stream.waiting.wait(10)
+        lab_table.act(a, "pick", number=3)  # committed by the first site
+        streams[0].join(30)
+        assert not streams[0].is_alive(), "the other worker's stream was never woken"
+        # exactly the public rows of the commit, in order, as the first worker wrote them
+        assert streams[0].received == lab_table.notifications(None, after=last[lab_table.id])
+        assert "picked" in [e["type"] for e in streams[0].received]
+        streams[1].join(30)
+        assert streams[1].received == []  # the table nobody played on sent nothing
+        assert worker.notifier.wakeups >= 1
+    finally:
+        for stream in streams:
+            stream.join(30)
+        worker.close()
