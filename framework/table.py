@@ -316,20 +316,32 @@ class Table:
             raise GameSystemError(f"statistic {key!r}{who} was never initialised (init_stat)")
         return stat, row
 
+    def _update_stat(self, key: str, player_id: int | None, assignment: str, value: float) -> None:
+        """One UPDATE of the statistic's row (no read first: this runs on every move)."""
+        stat = self.definition.stats.get("table" if player_id is None else "player", key)
+        if player_id is None:
+            res = self.db_query(
+                f"UPDATE stats SET stats_value = {assignment} WHERE stats_type = %s "
+                "AND stats_player_id IS NULL", (value, stat.id),
+            )
+        else:
+            res = self.db_query(
+                f"UPDATE stats SET stats_value = {assignment} WHERE stats_type = %s "
+                "AND stats_player_id = %s", (value, stat.id, player_id),
+            )
+        if res.rowcount == 0:
+            who = "" if player_id is None else f" for player {player_id}"
+            raise GameSystemError(f"statistic {key!r}{who} was never initialised (init_stat)")
+
     def set_stat(self, value: float | int | bool, key: str, player_id: int | None = None) -> None:
-        stat, row = self._stat_row(key, player_id)
-        self.db_query(
-            "UPDATE stats SET stats_value = %s WHERE stats_id = %s", (stat.coerce(value), row["stats_id"])
-        )
+        stat = self.definition.stats.get("table" if player_id is None else "player", key)
+        self._update_stat(key, player_id, "%s", stat.coerce(value))
 
     def inc_stat(self, delta: float | int, key: str, player_id: int | None = None) -> None:
-        stat, row = self._stat_row(key, player_id)
+        stat = self.definition.stats.get("table" if player_id is None else "player", key)
         if stat.type == "bool":
             raise GameSystemError(f"statistic {key!r} is a bool: use set_stat")
-        self.db_query(
-            "UPDATE stats SET stats_value = stats_value + %s WHERE stats_id = %s",
-            (stat.coerce(delta), row["stats_id"]),
-        )
+        self._update_stat(key, player_id, "stats_value + %s", stat.coerce(delta))
 
     def get_stat(self, key: str, player_id: int | None = None) -> float | int | bool:
         stat, row = self._stat_row(key, player_id)
@@ -668,6 +680,7 @@ class GameStateMachine:
 
     def __init__(self, table: Table) -> None:
         self._table = table
+        self._cached: State | None = None
 
     @property
     def _states(self):  # type: ignore[no-untyped-def]
@@ -677,7 +690,11 @@ class GameStateMachine:
         return int(self._table._read_global(GLOBAL_STATE) or 1)
 
     def state(self) -> State:
-        return self._states.by_id[self.state_id()]
+        state_id = self.state_id()
+        cached = self._cached
+        if cached is None or cached.id != state_id:
+            cached = self._cached = self._states.by_id[state_id]
+        return cached
 
     def is_game_over(self) -> bool:
         return self.state_id() == END_STATE_ID
