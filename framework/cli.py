@@ -79,10 +79,21 @@ def site_of(ctx: click.Context) -> Site:
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
 @click.option("--debug/--no-debug", default=False)
+@click.option("--production", is_flag=True,
+              help="gunicorn with gevent workers on one port (pip install -e '.[server]').")
+@click.option("--workers", type=int, default=None, help="With --production: worker processes.")
 @click.pass_context
 @guarded
-def serve(ctx: click.Context, host: str, port: int, debug: bool) -> None:
-    """Start the local studio in the browser."""
+def serve(ctx: click.Context, host: str, port: int, debug: bool, production: bool,
+          workers: int | None) -> None:
+    """Start the local studio in the browser (or, with --production, the production server)."""
+    if production:
+        from framework.server import DEFAULT_WORKERS, serve_production
+
+        count = workers or DEFAULT_WORKERS
+        click.echo(f"Arena on http://{host}:{port}/ ({count} gevent workers)")
+        serve_production(Path(ctx.obj["instance"]), host, port, count)
+        return
     from framework.web import create_app
 
     app = create_app({"ARENA_INSTANCE": str(Path(ctx.obj["instance"]).resolve())})
@@ -269,6 +280,26 @@ def bench_runtime_cmd(actions: int, tables: int) -> None:
     from framework.bench import bench_runtime
 
     click.echo(json.dumps(bench_runtime(actions=actions, tables=tables)))
+
+
+@bench.command("server")
+@click.option("--tables", default=20, show_default=True, help="Tables played at once.")
+@click.option("--workers", default=2, show_default=True, help="gunicorn gevent workers.")
+@click.option("--db", "database_url", default=None,
+              help="ARENA_DATABASE_URL of the run (default: SQLite in a temporary folder).")
+@click.option("--actions", default=20000, show_default=True, help="Stop after this many actions.")
+@click.option("--seconds", default=60.0, show_default=True, help="Stop after this long.")
+@click.option("--game", default="benchgame", show_default=True, type=click.Choice(["benchgame", "belote"]),
+              help="The scaffolded game (2 players) or Belote (4).")
+@guarded
+def bench_server_cmd(tables: int, workers: int, database_url: str | None, actions: int, seconds: float,
+                     game: str) -> None:
+    """Start the server (gevent workers), play N tables with bots over HTTP on loopback:
+    actions/s, action latency percentiles, commit-to-event latency, errors."""
+    from framework.bench_server import bench_server
+
+    click.echo(json.dumps(bench_server(tables=tables, workers=workers, database_url=database_url,
+                                       actions=actions, seconds=seconds, game=game)))
 
 
 @bench.command("upgrade")

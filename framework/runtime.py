@@ -99,6 +99,7 @@ class ActionResult:
     last_notification_id: int
     game_over: bool
     move: int = 0  # the table's move number after the action (send it back as ``seen_move``)
+    committed_at: float = 0.0  # time.time() just after the commit (notification latency)
 
 
 @dataclass
@@ -178,13 +179,22 @@ class Runtime:
 
     # ------------------------------------------------------------------ players
     def ensure_player(self, name: str, is_test: bool = True) -> int:
-        with Session(self.platform) as s, s.begin():
-            rec = s.scalar(select(Player).where(Player.name == name))
-            if rec is None:
-                rec = Player(name=name, is_test=is_test)
-                s.add(rec)
-                s.flush()
-            return rec.id
+        from sqlalchemy.exc import IntegrityError
+
+        for attempt in (1, 2):
+            try:
+                with Session(self.platform) as s, s.begin():
+                    rec = s.scalar(select(Player).where(Player.name == name))
+                    if rec is None:
+                        rec = Player(name=name, is_test=is_test)
+                        s.add(rec)
+                        s.flush()
+                    return rec.id
+            except IntegrityError:
+                if attempt == 2:
+                    raise
+                # another request created the same player at the same moment: read it
+        raise AssertionError("unreachable")
 
     # ------------------------------------------------------------------ creation
     def create_table(
@@ -408,6 +418,7 @@ class Runtime:
                 "The game hit an error and your move was cancelled; it is in the table's error log",
                 "game_error",
             ) from exc
+        result.committed_at = time.time()
         self._after_commit(info.id, result.game_over)
         return result
 

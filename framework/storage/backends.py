@@ -120,3 +120,49 @@ def _mysql(url: URL, pool: int) -> Backend:
         "mysql", url.render_as_string(hide_password=False), MySQLStore(connect_args, database, pool),
         {"pool_pre_ping": True, "pool_size": 4, "max_overflow": 8, "pool_recycle": 3600},
     )
+
+
+def scratch_site_url(database_url: str, tag: str) -> str:
+    """A URL for a throw-away site on the same server as ``database_url``: PostgreSQL schemas
+    prefixed ``<tag>_``, MariaDB databases ``<db>_<tag>`` and ``<db>_<tag>_t<id>``."""
+    url, ours = _arena_params(make_url(database_url))
+    if url.drivername in POSTGRES_SCHEMES:
+        prefix = ours.get("arena_prefix", "") + f"{tag}_"
+        url = url.set(drivername="postgresql+psycopg").update_query_dict({"arena_prefix": prefix})
+    elif url.drivername in MYSQL_SCHEMES:
+        url = url.set(drivername="mysql+pymysql", database=f"{url.database or 'arena'}_{tag}")
+    else:
+        raise ConfigError(f"not a database server: {url.drivername}")
+    return url.render_as_string(hide_password=False)
+
+
+def drop_site(database_url: str) -> None:
+    """Drop every schema or database of the site at ``database_url`` (its platform too):
+    for throw-away sites only (benchmarks, tests)."""
+    url, ours = _arena_params(make_url(database_url))
+    if url.drivername in POSTGRES_SCHEMES:
+        import psycopg
+
+        prefix = ours.get("arena_prefix", "")
+        if not prefix:
+            raise ConfigError("refusing to drop a site without an arena_prefix")
+        conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        with psycopg.connect(conninfo, autocommit=True) as conn:
+            names = [r[0] for r in conn.execute(
+                "SELECT nspname FROM pg_namespace WHERE starts_with(nspname, %s)", (prefix,))]
+            for name in names:  # one schema per transaction (lock slots)
+                conn.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
+    elif url.drivername in MYSQL_SCHEMES:
+        import pymysql
+
+        base = url.database or "arena"
+        conn = pymysql.connect(host=url.host or "127.0.0.1", port=url.port or 3306,
+                               user=url.username or "root", password=url.password or "", autocommit=True)
+        try:
+            with conn.cursor() as cur:
+                cur.execute("SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = %s "
+                            "OR SCHEMA_NAME LIKE %s", (base, base.replace("_", "\\_") + "\\_%"))
+                for (name,) in cur.fetchall():
+                    cur.execute(f"DROP DATABASE IF EXISTS `{name}`")
+        finally:
+            conn.close()

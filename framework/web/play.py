@@ -182,7 +182,8 @@ def act(table_id: int, action: str) -> Any:
     seen_move = parse_int(raw_move, "X-Arena-Move") if raw_move not in (None, "") else None
     result = site().runtime.act(table_id, pid, action, args, seen_move=seen_move)
     return jsonify({"ok": True, "state": result.state, "last_notification_id": result.last_notification_id,
-                    "game_over": result.game_over, "move": result.move})
+                    "game_over": result.game_over, "move": result.move,
+                    "committed_at": result.committed_at})
 
 
 @bp.post("/table/<int:table_id>/leave")

@@ -1,0 +1,121 @@
+"""``arena serve --production``: gunicorn with several gevent workers on one port.
+
+The master migrates the platform database once, then forks the workers; each worker builds
+its own app (its own connections, its own cross-worker listener, ``framework.notify``).
+No state lives in a worker, so any worker can take any request. The same as
+
+    gunicorn -k gevent -w 4 -b 127.0.0.1:8000 'framework.web:create_app()'
+
+with ``ARENA_INSTANCE`` and ``ARENA_DATABASE_URL`` in the environment.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+DEFAULT_WORKERS = max(2, os.cpu_count() or 2)
+
+
+def registry_from_env() -> Any:
+    """The games of this site, plus those in ``ARENA_EXTRA_GAMES`` (folders of game folders,
+    separated by ``:``; the benchmarks use it for a scaffolded game)."""
+    from framework.registry import GameRegistry, load_game_from_directory
+
+    extra = [Path(p) for p in os.environ.get("ARENA_EXTRA_GAMES", "").split(":") if p]
+    if not extra:
+        return None
+    registry = GameRegistry()
+    for folder in extra:
+        for game in sorted(p for p in folder.iterdir() if (p / "__init__.py").exists()):
+            registry.add_definition(load_game_from_directory(game, f"arena_extra_{game.name}"))
+    return registry
+
+
+def create_worker_app() -> Any:
+    """The app of one worker (called after the fork, in the worker)."""
+    from framework.web import create_app
+
+    config: dict[str, Any] = {}
+    registry = registry_from_env()
+    if registry is not None:
+        config["ARENA_REGISTRY"] = registry
+    if os.environ.get("ARENA_INSTANCE"):
+        config["ARENA_INSTANCE"] = os.environ["ARENA_INSTANCE"]
+    return create_app(config)
+
+
+def prepare(instance: Path, database_url: str | None) -> None:
+    """Create and migrate the site once, before any worker starts.
+
+    In a child process: the master must not import the database drivers before it forks,
+    or psycopg would keep the blocking wait it chose before gevent patched ``select``.
+    """
+    import subprocess
+    import sys
+
+    env = {**os.environ, "ARENA_INSTANCE": str(instance)}
+    if database_url:
+        env["ARENA_DATABASE_URL"] = database_url
+    code = ("import os; from framework.site import Site; "
+            "Site.open(os.environ['ARENA_INSTANCE'], os.environ.get('ARENA_DATABASE_URL')).close()")
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        from framework.errors import ConfigError
+
+        raise ConfigError(f"cannot prepare the site: {proc.stderr.strip()[-2000:]}")
+
+
+def serve_production(instance: Path, host: str = "127.0.0.1", port: int = 8000,
+                     workers: int = DEFAULT_WORKERS, database_url: str | None = None,
+                     options: dict[str, Any] | None = None) -> None:
+    """Run gunicorn (gevent workers) in this process until it is stopped.
+
+    Raises:
+        ConfigError: gunicorn or gevent is missing (``pip install 'arena[server]'``).
+    """
+    try:
+        from gunicorn.app.base import BaseApplication
+    except ImportError as exc:
+        from framework.errors import ConfigError
+
+        raise ConfigError("arena serve --production needs gunicorn and gevent: "
+                          "pip install -e '.[server]'") from exc
+
+    instance = Path(instance).resolve()
+    os.environ["ARENA_INSTANCE"] = str(instance)
+    if database_url:
+        os.environ["ARENA_DATABASE_URL"] = database_url
+    prepare(instance, database_url)
+
+    settings: dict[str, Any] = {
+        "bind": f"{host}:{port}", "workers": workers, "worker_class": "gevent",
+        "worker_connections": 2000, "timeout": 60, "graceful_timeout": 10, "keepalive": 75,
+        "preload_app": False, "accesslog": None, "errorlog": "-",
+        "loglevel": os.environ.get("ARENA_LOG_LEVEL", "warning"),
+        **(options or {}),
+    }
+
+    class ArenaApplication(BaseApplication):  # type: ignore[misc]
+        def load_config(self) -> None:
+            for key, value in settings.items():
+                self.cfg.set(key, value)
+
+        def load(self) -> Any:
+            return create_worker_app()
+
+    ArenaApplication().run()
+
+
+def main() -> None:
+    """``python -m framework.server HOST PORT WORKERS`` (what ``arena bench server`` starts)."""
+    import sys
+
+    host, port, workers = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    serve_production(Path(os.environ.get("ARENA_INSTANCE", "instance")), host, port, workers,
+                     os.environ.get("ARENA_DATABASE_URL") or None)
+
+
+if __name__ == "__main__":
+    main()
