@@ -113,8 +113,9 @@ class ServerProcess:
         return sorted(pids)
 
     def stop(self) -> None:
+        """Quick shutdown (SIGINT: gunicorn does not wait for the open event streams)."""
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
+            self.proc.send_signal(signal.SIGINT)
             try:
                 self.proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
@@ -156,8 +157,10 @@ class HttpConnection:
         return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
     async def request(self, method: str, path: str, headers: dict[str, str] | None = None,
-                      body: bytes = b"") -> Response:
-        for attempt in (1, 2):
+                      body: bytes = b"", retry: bool = True) -> Response:
+        """Send once; when the connection breaks, once more on a new one (unless ``retry``
+        is False). Actions carry ``X-Arena-Move``, so a retry never applies one twice."""
+        for attempt in (1, 2) if retry else (2,):
             reader, writer = await self._open()
             try:
                 writer.write(self._head(method, path, headers, len(body)) + body)
@@ -339,6 +342,7 @@ class Bot:
         self.done = asyncio.Event()
         self.actions = 0
         self.act_task: asyncio.Task[None] | None = None
+        self.received_ids: list[int] = []  # every notification id the stream delivered
 
     def path(self, suffix: str) -> str:
         return f"/table/{self.table_id}{suffix}{'&' if '?' in suffix else '?'}as={self.me}"
@@ -376,6 +380,7 @@ class Bot:
                 stats.order_violations += 1
                 continue
             view.last_id = ev["id"]
+            self.received_ids.append(ev["id"])
             move = int(ev.get("move_id") or 0)
             view.move = max(view.move, move)
             if move not in seen_moves:
@@ -471,6 +476,7 @@ class LoadRun:
         self.rng = random.Random(seed)
         self.stop = asyncio.Event()
         self._finished: dict[int, asyncio.Event] = {}
+        self.bots: list[Bot] = []  # every bot of the run (the tests inspect them afterwards)
 
     def may_act(self, table_id: int) -> bool:
         if self.max_per_table is not None and self.per_table.get(table_id, 0) >= self.max_per_table:
@@ -494,6 +500,7 @@ class LoadRun:
             table_id, players = self.queue.pop(0)
             finished = self._finished[table_id] = asyncio.Event()
             bots = [Bot(self, table_id, pid, random.Random(self.rng.random())) for pid in players]
+            self.bots += bots
             tasks = [asyncio.create_task(bot.play()) for bot in bots]
             waiters = [asyncio.create_task(finished.wait()), asyncio.create_task(self.stop.wait())]
             await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)

@@ -1,0 +1,69 @@
+"""A real server (gunicorn, gevent workers, ``python -m framework.server``) on loopback, on
+each backend, with the test's own site on the same databases to check what the server did."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from framework.bench_server import HttpConnection, Response, ServerProcess
+from framework.registry import GameRegistry, load_game_from_directory
+from framework.site import Site
+from tests.backends import BACKENDS, PostgresRun, require, server_site_url
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def load_registry() -> GameRegistry:
+    """The installed games (Belote) and the fault game."""
+    registry = GameRegistry()
+    registry.add_definition(load_game_from_directory(FIXTURES / "faultgame", "arena_load_faultgame"))
+    return registry
+
+
+@dataclass
+class Served:
+    site: Site
+    server: ServerProcess
+    pid_file: Path
+
+    def client(self) -> HttpConnection:
+        return HttpConnection(self.server.host, self.server.port)
+
+
+def request(conn: HttpConnection, method: str, path: str, headers: dict[str, str] | None = None,
+            body: Any = None) -> Response:
+    data = b"" if body is None else json.dumps(body).encode()
+    return asyncio.run(conn.request(method, path, headers, data))
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """Two gevent workers serving a fresh site on each backend (one server per module)."""
+    kind = request.param
+    root = tmp_path_factory.mktemp(f"served-{kind}")
+    urls: Iterator[str | None]
+    if kind == "sqlite":
+        urls = iter([None])
+    else:
+        require(kind)
+        pg_run: PostgresRun | None = request.getfixturevalue("postgres_run") if kind == "postgresql" else None
+        urls = server_site_url(kind, pg_run)
+    url = next(urls)
+    site = Site.open(root / "instance", database_url=url, registry=load_registry())
+    pid_file = root / "working.pid"
+    server = ServerProcess.start(root / "instance", 2, url, [FIXTURES],
+                                 env={"ARENA_FAULT_PID_FILE": str(pid_file)})
+    try:
+        yield Served(site, server, pid_file)
+    finally:
+        server.stop()
+        site.close()
+        for _ in urls:  # drops the databases of the run
+            pass
