@@ -145,7 +145,10 @@ class Runtime:
         if info is not None:
             return info
         with Session(self.platform) as s:
-            rec = s.get(GameTableRecord, int(table_id)) if _is_int(table_id) else None
+            # An id no database column can hold (the URL's int converter takes any size) is
+            # simply no table.
+            valid = _is_int(table_id) and 0 < int(table_id) < 2**62
+            rec = s.get(GameTableRecord, int(table_id)) if valid else None
             if rec is None or not self.store.exists(rec.id):
                 raise NotFoundError("There is no table ${table_id}", "unknown_table", table_id=str(table_id))
             info = TableInfo(rec.id, rec.game, rec.mode, rec.release_version)
