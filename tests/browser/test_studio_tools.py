@@ -16,7 +16,7 @@ def test_a_developer_plays_alone_with_bots_and_studio_tools(chromium: Browser, l
                                                             shots: Path) -> None:
     rt = live["runtime"]
     table_id = rt.create_table("belote", 4, options={"target": 10}, seed="studio-1",
-                               bots={1: "default", 2: "default", 3: "default"})
+                               bots={1: "heuristic", 2: "heuristic", 3: "heuristic"})
     me = int(rt.get_data(table_id, None)["playerorder"][0])
     context = chromium.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
@@ -34,7 +34,7 @@ def test_a_developer_plays_alone_with_bots_and_studio_tools(chromium: Browser, l
     expect(page.locator("#message-area .message").last).to_contain_text("Saved")
 
     # My seat goes to a bot: the bots play the game to its end without me.
-    page.select_option(f'#bot-seats select[data-player="{me}"]', "default")
+    page.select_option(f'#bot-seats select[data-player="{me}"]', "heuristic")
     wait_until(lambda: rt.get_data(table_id, None)["gamestate"]["name"] == "gameEnd", timeout=30,
                what="the bots finishing the game")
     expect(page.locator("#bt-final")).to_be_visible(timeout=30_000)
