@@ -39,6 +39,7 @@ class Notifier:
         self._thread: threading.Thread | None = None
         self._pid: int | None = None
         self._stop = threading.Event()
+        self._ready = threading.Event()
         self._seen: dict[int, int] = {}  # table -> last gamelog id the poller saw
         self.wakeups = 0  # tables woken for another process's commit (tests, monitoring)
 
@@ -54,10 +55,14 @@ class Notifier:
             if self._thread is not None and self._pid == os.getpid() and self._thread.is_alive():
                 return
             self._stop = threading.Event()
+            self._ready = threading.Event()
             self._pid = os.getpid()
             target = self._listen if self.mode == "listen" else self._poll
             self._thread = threading.Thread(target=target, name=f"arena-notify-{self.mode}", daemon=True)
             self._thread.start()
+        # The first stream waits until the listener listens: a commit made after this returns
+        # is heard (one made before is in the log the stream has just read, or woken below).
+        self._ready.wait(5)
 
     def stop(self) -> None:
         self._stop.set()
@@ -85,6 +90,7 @@ class Notifier:
         return moved
 
     def _poll(self) -> None:
+        self._ready.set()
         while not self._stop.is_set():
             started = time.monotonic()
             try:
@@ -104,9 +110,11 @@ class Notifier:
                 with psycopg.connect(store.conninfo, autocommit=True, connect_timeout=10) as conn:
                     conn.execute(f'LISTEN "{store.channel}"')
                     backoff = 0.1
-                    # Commits made while we were not listening: wake every waiting stream.
-                    for tid in self.runtime.watched_tables():
+                    # Commits made while we were not listening: wake every stream of this
+                    # process, waiting or about to wait.
+                    for tid in self.runtime.listened_tables():
                         self.runtime.wake(tid)
+                    self._ready.set()
                     me = store.sender
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=0.5):
@@ -115,6 +123,7 @@ class Notifier:
                                 self.wakeups += 1
                                 self.runtime.wake_if_listened(int(table))
             except Exception as exc:
+                self._ready.set()  # streams still time out and read the log themselves
                 if self._stop.is_set():
                     return
                 log.warning("LISTEN connection lost (%s); listening again in %.1fs", exc, backoff)

@@ -479,7 +479,16 @@ class Runtime:
             table._write_global(GLOBAL_PROGRESSION, max(0, min(100, progression)))
         table._update_clocks()
         if ctx.restore_requested:
+            # The move counter and the moves each player acted from go on from where they
+            # are (the undo is a move too): they are what makes each view act once.
+            move = int(table._read_global(GLOBAL_MOVE) or 0)
+            acted = table.db_query("SELECT meta_key, meta_value FROM arena_meta WHERE meta_key LIKE %s",
+                                   ("acted:%",)).rows
             self._copy_tables(ctx.db, SAVEPOINT_PREFIX, to_copy=False, skip=("gamelog",))
+            table._globals = table._players = None  # the restored rows, not the cached ones
+            table._write_global(GLOBAL_MOVE, move)
+            for row in acted:
+                table._set_meta(str(row["meta_key"]), str(row["meta_value"]))
             ctx.restore_requested = False
             table.notify_all_players("undoRestore", "")
         if ctx.savepoint_requested:
@@ -753,6 +762,11 @@ class Runtime:
         """Tables that a listener of this process is waiting on now."""
         with self._listeners_lock:
             return [tid for tid, entry in self._listeners.items() if entry.waiting]
+
+    def listened_tables(self) -> list[int]:
+        """Tables that a listener of this process has waited on (or is about to)."""
+        with self._listeners_lock:
+            return list(self._listeners)
 
     def wake_if_listened(self, table_id: int) -> None:
         """Wake a table's listeners, if this process ever had one (a wake-up from another

@@ -105,3 +105,24 @@ def test_gamelog_ids_are_gap_free_even_after_rollbacks(lab_table: TestTable) -> 
     everyone: list[Any] = sorted({e["id"] for p in (a, b, c) for e in lab_table.notifications(p)})
     assert everyone == list(range(1, everyone[-1] + 1)) and set(public) <= set(everyone)
     assert "lost" not in {e["type"] for e in lab_table.notifications(None)}
+
+
+def test_an_undo_keeps_the_move_counter_going(lab: Any) -> None:
+    """The undo is a move too: move numbers never go back, so a view from before the undo
+    cannot act again after it, and the view after it can."""
+    table = lab.create_table(players=2, options={"rounds": 1})
+    a, b = table.players
+    runtime = table.runtime
+    table.act(a, "pick", number=5)
+    table.act(b, "pick", number=1)
+    before_bump = table.data(a)["move"]
+    bumped = runtime.act(table.id, a, "bump", {}, seen_move=before_bump)
+    undone = runtime.act(table.id, a, "undo", {}, seen_move=bumped.move)
+    assert undone.move == bumped.move + 1 and table.data(a)["move"] == undone.move
+    assert table.data(a)["gamestate"]["args"]["bonus"] == 0
+    with pytest.raises(StaleMoveError):  # the double click of the first bump, arriving late
+        runtime.act(table.id, a, "bump", {}, seen_move=before_bump)
+    runtime.act(table.id, a, "bump", {}, seen_move=undone.move)
+    assert table.data(a)["gamestate"]["args"]["bonus"] == 1
+    moves = [e["move_id"] for e in table.notifications(None)]
+    assert moves == sorted(moves)
