@@ -168,6 +168,8 @@ class HttpConnection:
                 data = await self._read_body(reader, head)
             except (ConnectionError, asyncio.IncompleteReadError) as exc:
                 self.retries += 1
+                if os.environ.get("ARENA_BENCH_DEBUG"):
+                    print("connection broke:", method, path, repr(exc), file=sys.stderr)
                 self.close()
                 # A keep-alive connection the server had closed: send once more on a new one.
                 if attempt == 2 or not isinstance(exc, (ConnectionResetError, asyncio.IncompleteReadError,

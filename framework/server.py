@@ -92,7 +92,8 @@ def serve_production(instance: Path, host: str = "127.0.0.1", port: int = 8000,
     settings: dict[str, Any] = {
         "bind": f"{host}:{port}", "workers": workers, "worker_class": "gevent",
         "worker_connections": 2000, "timeout": 60, "graceful_timeout": 10, "keepalive": 75,
-        "preload_app": False, "accesslog": None, "errorlog": "-",
+        # no control socket: its default path is shared by every gunicorn of the machine
+        "control_socket_disable": True, "preload_app": False, "accesslog": None, "errorlog": "-",
         "loglevel": os.environ.get("ARENA_LOG_LEVEL", "warning"),
         **(options or {}),
     }
