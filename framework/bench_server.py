@@ -368,7 +368,8 @@ class Bot:
             if status != 200:
                 self.run.stats.error(f"events {status}")
                 await asyncio.sleep(0.2)
-        self.http.close()
+        # self.http stays open: an action may still be waiting for its answer on it (the
+        # run closes it once the table's last answers are in).
 
     def on_events(self, batch: list[dict[str, Any]]) -> None:
         now = time.time()
