@@ -78,12 +78,18 @@ class Notifier:
         if not watched:
             return []
         latest: dict[int, int] = self.store.latest_packets(watched)  # type: ignore[attr-defined]
-        moved = [tid for tid, last in latest.items() if self._seen.get(tid) != last]
-        for tid in moved:
-            # A table seen for the first time is woken too: its stream may have read the log
-            # just before a commit that this first look already includes.
-            self._seen[tid] = latest[tid]
-            self.runtime.wake(tid)
+        mine = self.runtime.committed_max
+        moved = []
+        for tid, last in latest.items():
+            if self._seen.get(tid) == last:
+                continue
+            self._seen[tid] = last
+            # This process's own commit up to ``last``: its streams were woken already. A
+            # table seen for the first time is woken anyway (its stream may have read the log
+            # just before a commit that this first look includes).
+            if mine.get(tid) != last:
+                moved.append(tid)
+                self.runtime.wake(tid)
         self.wakeups += len(moved)
         if len(self._seen) > 100_000:
             self._seen = {tid: self._seen[tid] for tid in watched if tid in self._seen}

@@ -126,6 +126,7 @@ class Runtime:
         self.now = now
         self._tables: dict[int, TableInfo] = {}
         self.automatic_turns = 0  # bot and zombie turns played, for simulations
+        self.committed_max: dict[int, int] = {}  # table -> last gamelog id of our last commit
         self._blocked: dict[str, tuple[float, bool]] = {}
         self._listeners: dict[int, _Listeners] = {}
         self._listeners_lock = threading.Lock()
@@ -422,6 +423,9 @@ class Runtime:
                 "game_error",
             ) from exc
         result.committed_at = time.time()
+        # The log's last id as this process committed it: the cross-process poller need not
+        # wake this process's streams again for it (framework.notify).
+        self.committed_max[info.id] = result.last_notification_id
         self._after_commit(info.id, result.game_over)
         return result
 
