@@ -209,7 +209,15 @@ class Deck:
 
     def insert_card_on_extreme_position(self, card_id: int, location: str, on_top: bool) -> None:
         if on_top:
-            self.move_card(card_id, location, self._extreme(location, top=True) + 1)
+            # One statement: the position above the pile's top (0 for an empty pile).
+            res = self.table.db_query(
+                f"UPDATE {self.name} SET card_location = %s, card_location_arg = (SELECT "
+                f"COALESCE(MAX(pile.card_location_arg), -1) + 1 FROM {self.name} AS pile "
+                "WHERE pile.card_location = %s) WHERE card_id = %s",
+                (location, location, int(card_id)),
+            )
+            if res.rowcount == 0:
+                raise GameSystemError(f"insert_card_on_extreme_position: no card {card_id} in {self.name}")
         else:
             self.insert_card(card_id, location, 0)
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextvars
+import functools
 import gettext as _gettext
 import importlib.util
 import io
@@ -89,13 +90,18 @@ class MessageFormatError(KeyError):
         return str(self.args[0])
 
 
+@functools.lru_cache(maxsize=4096)
+def _placeholders(text: str) -> tuple[str, ...]:
+    return tuple(PLACEHOLDER.findall(text))
+
+
 def placeholders(msgid: str) -> list[str]:
     """Names of the ``${...}`` placeholders in ``msgid``, in order.
 
     >>> placeholders("${player_name} plays ${card}")
     ['player_name', 'card']
     """
-    return PLACEHOLDER.findall(msgid)
+    return list(_placeholders(str(msgid)))
 
 
 def plural_spec(msgid: str, args: Mapping[str, Any]) -> tuple[str, str] | None:

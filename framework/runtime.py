@@ -383,7 +383,7 @@ class Runtime:
                 if seen_move is not None:
                     self._check_fresh(table, player_id, seen_move)
                 method = getattr(table, f"act_{action}", None) if _is_name(action) else None
-                declared = any(action in s.possible_actions for s in gdef.states)
+                declared = isinstance(action, str) and action in gdef.states.all_actions
                 if method is None or not declared:
                     raise NotFoundError("Unknown action ${action}", "unknown_action", action=str(action)[:64])
                 if action not in state.possible_actions:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -37,11 +38,11 @@ class State:
     transitions: Mapping[str, int] = field(default_factory=dict)
     update_game_progression: bool = False
 
-    @property
+    @functools.cached_property
     def state_type(self) -> StateType:
         return StateType(self.type)
 
-    @property
+    @functools.cached_property
     def is_player_state(self) -> bool:
         return self.state_type in (StateType.ACTIVE_PLAYER, StateType.MULTIPLE_ACTIVE_PLAYER)
 
@@ -81,6 +82,8 @@ class StateMachine:
         for state in states:
             self._add(state)
         self._validate(table_cls)
+        #: every action some state allows
+        self.all_actions = frozenset(a for st in self.by_id.values() for a in st.possible_actions)
 
     def __getitem__(self, state_id: int) -> State:
         return self.by_id[state_id]

@@ -6,15 +6,23 @@ nothing survives in memory between requests.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from framework.errors import GameSystemError, NotYourTurnError, UserError
-from framework.i18n import MessageFormatError, format_message, with_plural_args
+from framework.i18n import (
+    PLURAL_ARG,
+    MessageFormatError,
+    check_message_args,
+    format_message,
+    with_plural_args,
+)
 from framework.states import END_STATE_ID, State, StateType
 from framework.storage.base import Result, TableConnection
 from framework.storage.dialect import translate_query, translate_statements
@@ -63,6 +71,13 @@ class ActionContext:
     active_at_start: frozenset[int] | None = None
     restore_requested: bool = False
     entered_states: list[int] = field(default_factory=list)
+    _now_text: str | None = None
+
+    def now_text(self) -> str:
+        """The request's time as stored in DATETIME columns (one value per request)."""
+        if self._now_text is None:
+            self._now_text = self.now().strftime(TIME_FORMAT)
+        return self._now_text
 
 
 class Table:
@@ -83,10 +98,7 @@ class Table:
     def __init__(self, ctx: ActionContext) -> None:
         self._ctx = ctx
         self._db = ctx.db
-        self._labels: dict[str, int] = {
-            opt.key: opt.id for opt in self.definition.options.options.values()
-        }
-        self._labels.update(self.GLOBALS)
+        self._labels: dict[str, int] = dict(_class_labels(type(self)))
         self._random: random.Random | None = None
         # Per-request caches of the global and player tables; a statement of the game's
         # that writes either table drops the matching cache.
@@ -118,14 +130,14 @@ class Table:
     # ----------------------------------------------------------------- SQL helpers
     def db_query(self, sql: str, params: Sequence[Any] = ()) -> Result:
         """Run one statement written in MySQL's dialect (``%s`` for parameters)."""
-        head = sql.lstrip()[:6].upper()
-        if head != "SELECT":
-            lowered = sql.lower()
-            if "global" in lowered:
+        effects = _write_effects(sql)
+        if effects:
+            drops_globals, drops_players, is_ddl = effects
+            if drops_globals:
                 self._globals = None
-            if "player" in lowered:
+            if drops_players:
                 self._players = None
-            if head in ("CREATE", "ALTER ", "DROP T", "DROP I"):
+            if is_ddl:
                 # DDL can take several statements on the target (SQLite: one ADD each).
                 result = Result([], 0, None)
                 for statement in translate_statements(sql, self._db.dialect):
@@ -226,16 +238,21 @@ class Table:
         self._write_global(self._global_id(label), value)
 
     def get_game_state_value(self, label: str | int, default: int | None = None) -> int | None:
-        if self._globals is None:
-            rows = self._db.execute(
-                translate_query("SELECT global_id, global_value FROM global", self._db.dialect)
-            ).rows
-            self._globals = {
-                int(r["global_id"]): None if r["global_value"] is None else int(r["global_value"])
-                for r in rows
-            }
-        value = self._globals.get(self._global_id(label))
+        values = self._globals
+        if values is None:
+            values = self._load_globals()
+        value = values.get(label if type(label) is int else self._global_id(label))
         return default if value is None else value
+
+    def _load_globals(self) -> dict[int, int | None]:
+        rows = self._db.execute(
+            translate_query("SELECT global_id, global_value FROM global", self._db.dialect)
+        ).rows
+        self._globals = {
+            int(r["global_id"]): None if r["global_value"] is None else int(r["global_value"])
+            for r in rows
+        }
+        return self._globals
 
     def set_game_state_value(self, label: str | int, value: int) -> None:
         self._write_global(self._global_id(label), value)
@@ -274,7 +291,10 @@ class Table:
             self._globals[gid] = value
 
     def _read_global(self, gid: int) -> int | None:
-        return self.get_game_state_value(gid)
+        values = self._globals
+        if values is None:
+            values = self._load_globals()
+        return values.get(gid)
 
     # ----------------------------------------------------------------- statistics
     def init_stat(
@@ -580,7 +600,10 @@ class Table:
 
     def _notify(self, player_id: int | None, notif_type: str, log: str, args: dict[str, Any]) -> None:
         try:
-            format_message(log, args)
+            if log:
+                format_message(log, args)  # every placeholder filled, nested logs too
+            elif "i18n" in args or PLURAL_ARG in args:
+                check_message_args(log, args)
         except MessageFormatError as exc:
             raise GameSystemError(f"notification {notif_type!r}: {exc}") from None
         i18n = args.get("i18n", [])
@@ -606,7 +629,7 @@ class Table:
                 "gamelog_player, gamelog_time, gamelog_type, gamelog_log, gamelog_args) "
                 "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
                 (packet_id, self._read_global(GLOBAL_MOVE) or 0, 0 if player_id is None else 1,
-                 player_id, self._ctx.now().strftime(TIME_FORMAT), notif_type, log, payload),
+                 player_id, self._ctx.now_text(), notif_type, log, payload),
             )
             self._ctx.last_packet_id = packet_id
             return
@@ -617,7 +640,7 @@ class Table:
                 self._read_global(GLOBAL_MOVE) or 0,
                 0 if player_id is None else 1,
                 player_id,
-                self._ctx.now().strftime(TIME_FORMAT),
+                self._ctx.now_text(),
                 notif_type,
                 log,
                 payload,
@@ -665,6 +688,54 @@ class Table:
         if not isinstance(result, dict):
             raise GameSystemError(f"{state.args} must return a dict, not {type(result).__name__}")
         return result
+
+
+# Columns of ``player`` that ``Table._player_rows`` caches for the request.
+_CACHED_PLAYER_COLUMNS = (
+    "player_id", "player_name", "player_color", "player_no", "player_zombie",
+    "player_eliminated", "player_ai", "player_is_multiactive",
+)
+
+
+@functools.lru_cache(maxsize=4096)
+def _write_effects(sql: str) -> tuple[bool, bool, bool] | None:
+    """What a game statement can change among the request's caches: ``(globals, player
+    rows, is DDL)``; None for a SELECT. An UPDATE that sets only columns the player cache
+    does not hold (scores, a game's own columns) keeps it."""
+    head = sql.lstrip()[:6].upper()
+    if head == "SELECT":
+        return None
+    lowered = sql.lower()
+    drops_globals = "global" in lowered
+    drops_players = "player" in lowered
+    target = _ROW_WRITE_TARGET.match(lowered)
+    if target is not None:
+        # INSERT, REPLACE or DELETE of one table's rows: only that table changes.
+        drops_globals = target.group(1) == "global"
+        drops_players = target.group(1) == "player"
+    elif drops_players and head == "UPDATE":
+        assignments = re.split(r"\bset\b", lowered, maxsplit=1)
+        if len(assignments) == 2:
+            set_part = re.split(r"\bwhere\b", assignments[1], maxsplit=1)[0]
+            drops_players = any(column in set_part for column in _CACHED_PLAYER_COLUMNS)
+    return (drops_globals, drops_players, head in ("CREATE", "ALTER ", "DROP T", "DROP I"))
+
+
+_ROW_WRITE_TARGET = re.compile(
+    r"\s*(?:(?:insert|replace)(?:\s+ignore)?\s+into|delete\s+from)\s+`?(\w+)`?\s*(?:[(]|values|select|where|$)"
+)
+
+
+def _class_labels(cls: type[Table]) -> dict[str, int]:
+    """Option keys and the class's ``GLOBALS``: label -> id (computed once per class)."""
+    definition = cls.definition
+    cached = cls.__dict__.get("_label_cache")
+    if cached is None or cached[0] is not definition:
+        labels = {opt.key: opt.id for opt in definition.options.options.values()}
+        labels.update(cls.GLOBALS)
+        cached = (definition, labels)
+        cls._label_cache = cached  # type: ignore[attr-defined]
+    return cached[1]
 
 
 def _json_default(value: Any) -> Any:

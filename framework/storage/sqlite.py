@@ -77,7 +77,7 @@ class SQLiteTableConnection:
         if cur.description is None:
             return Result([], cur.rowcount, cur.lastrowid)
         names = [d[0] for d in cur.description]
-        rows = [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+        rows = [dict(zip(names, row)) for row in cur.fetchall()]  # noqa: B905 (same length)
         return Result(rows, cur.rowcount, cur.lastrowid)
 
     def table_names(self) -> list[str]:

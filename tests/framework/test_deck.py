@@ -102,6 +102,21 @@ def test_insert_and_extreme_positions(deck_table: Any) -> None:
         deck.get_cards_in_location("pile", order_by="1; DROP TABLE card")
 
 
+def test_on_top_of_a_pile(deck_table: Any) -> None:
+    t, deck, _ = deck_table
+    ids = [c["id"] for c in deck.get_cards_in_location("deck").values()]
+    deck.insert_card_on_extreme_position(ids[0], "pile", on_top=True)
+    assert deck.get_card(ids[0])["location_arg"] == 0  # an empty pile starts at 0
+    deck.move_card(ids[1], "pile", 7)
+    deck.insert_card_on_extreme_position(ids[2], "pile", on_top=True)
+    assert deck.get_card(ids[2]) == {**deck.get_card(ids[2]), "location": "pile", "location_arg": 8}
+    deck.insert_card_on_extreme_position(ids[2], "pile", on_top=True)  # already the top card
+    assert deck.get_card(ids[2])["location_arg"] == 9
+    assert deck.count_card_in_location("deck") == 7
+    with pytest.raises(GameSystemError, match="no card 9999"):
+        deck.insert_card_on_extreme_position(9999, "pile", on_top=True)
+
+
 def test_autoreshuffle_refills_from_the_discard(deck_table: Any) -> None:
     t, deck, (a, _) = deck_table
     deck.autoreshuffle_custom = {"deck": "discard"}

@@ -82,6 +82,31 @@ def test_sql_helpers_follow_bga_semantics(lab_table: TestTable) -> None:
         t.db_query("DELETE FROM pick")
 
 
+def test_game_sql_keeps_the_request_caches_true(lab_table: TestTable) -> None:
+    """The request caches the player and global rows; a game's own statement that changes
+    what they hold is seen at once, one that does not (scores, the log) keeps them."""
+    a, b = lab_table.players[:2]
+    with lab_table.with_table() as t:
+        assert not t.is_zombie(a)
+        t.db_query("UPDATE player SET player_score = player_score + 5 WHERE player_id = %s", (a,))
+        t.db_query("INSERT INTO pick (pick_player, pick_value) VALUES (%s, %s)", (a, 1))
+        assert t._players is not None  # neither statement touched a cached column
+        t.db_query("UPDATE player SET player_zombie = 1 WHERE player_id = %s", (a,))
+        assert t.is_zombie(a)
+        t.db_query("UPDATE `player` SET `player_name` = 'Zed' WHERE `player_id` = %s", (b,))
+        assert t.get_player_name_by_id(b) == "Zed"
+        t.db_query("UPDATE player SET player_zombie = 0 WHERE player_id = %s", (a,))
+        assert not t.is_zombie(a)
+        assert t.get_game_state_value("round") == 1
+        t.db_query("UPDATE global SET global_value = 4 WHERE global_id = 10")
+        assert t.get_game_state_value("round") == 4
+        t.db_query("DELETE FROM global WHERE global_id = 10")
+        assert t.get_game_state_value("round", -1) == -1
+        t.db_query("INSERT INTO global (global_id, global_value) VALUES (10, 1)")
+        assert t.get_game_state_value("round") == 1
+        t.db_query("DELETE FROM pick")
+
+
 def test_globals(lab_table: TestTable) -> None:
     with lab_table.with_table() as t:
         assert t.get_game_state_value("round") == 1
