@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Hashable
 from typing import Any
 
 from framework.storage.base import COPY_PREFIXES, TableConnection
 
 Schema = dict[str, dict[str, Any]]
+
+# Reflections of SQLite schemas by their definition (an upgrade run meets the same few over
+# and over); bounded, as each key holds the CREATE statements of a whole database.
+_REFLECTED: OrderedDict[Hashable, Schema] = OrderedDict()
+_REFLECTED_MAX = 32
 
 
 def sqlite_affinity(declared: str) -> str:
@@ -38,6 +45,22 @@ def _default(value: Any) -> str | None:
     return text
 
 
+def definition(db: TableConnection) -> Hashable | None:
+    """What determines everything reflection can see in a SQLite database: the type, name,
+    table and ``CREATE`` text of every object in ``sqlite_master`` (SQLite derives
+    ``pragma_table_info`` and ``pragma_index_list`` from that text). None on other backends."""
+    if db.dialect != "sqlite":
+        return None
+    return tuple(
+        (r["type"], r["name"], r["tbl_name"], r["sql"])
+        for r in db.execute("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").rows
+    )
+
+
+def _copy(schema: Schema) -> Schema:
+    return {t: {"columns": list(v["columns"]), "indexes": list(v["indexes"])} for t, v in schema.items()}
+
+
 def reflect(db: TableConnection) -> Schema:
     """table -> {"columns": [(name, type, notnull, default, pk)], "indexes": [...]}.
 
@@ -45,6 +68,18 @@ def reflect(db: TableConnection) -> Schema:
     """
     if db.dialect != "sqlite":
         return _reflect_sqlalchemy(db)
+    key = definition(db)
+    cached = _REFLECTED.get(key)
+    if cached is None:
+        cached = _REFLECTED[key] = _reflect_sqlite(db)
+        if len(_REFLECTED) > _REFLECTED_MAX:
+            _REFLECTED.popitem(last=False)
+    else:
+        _REFLECTED.move_to_end(key)
+    return _copy(cached)
+
+
+def _reflect_sqlite(db: TableConnection) -> Schema:
     schema: Schema = {}
     # Two statements for the whole database (table-valued pragmas), not a few per table.
     live = ("m.type = 'table' AND substr(m.name, 1, 7) <> 'sqlite_' AND substr(m.name, 1, 3) <> 'zz_' "
@@ -113,6 +148,8 @@ def from_json(data: dict[str, Any]) -> Schema:
 
 def diff(expected: Schema, actual: Schema) -> list[str]:
     """Human-readable differences; empty when the schemas are the same."""
+    if expected == actual:
+        return []
     out: list[str] = []
     for table in sorted(set(expected) - set(actual)):
         out.append(f"table `{table}` is missing")

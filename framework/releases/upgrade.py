@@ -125,15 +125,20 @@ def production_version(site: Site, game: str) -> str | None:
         return rec.production_version if rec else None
 
 
+Release = tuple[GameDefinition, schema_mod.Schema]
+
+
 def upgrade_table(site: Site, table_id: int, dry_run: bool = False,
                   known: tuple[str, str | None, str, str | None] | None = None,
-                  record: bool = True) -> UpgradeOutcome:
+                  record: bool = True, releases: dict[tuple[str, str], Release] | None = None
+                  ) -> UpgradeOutcome:
     """Bring one production table to its game's production release.
 
     A failure leaves the table exactly as it was (its transaction rolls back), marks it
     blocked and logs the error; running again after a fixed release finishes the job.
     ``known`` (game, release, mode, production) saves the platform look-ups of a batch;
-    with ``record=False`` the caller writes the new release to the platform afterwards.
+    with ``record=False`` the caller writes the new release to the platform afterwards;
+    ``releases`` keeps the loaded releases and their schemas across a batch.
     """
     if known is None:
         with Session(site.platform) as s:
@@ -149,8 +154,12 @@ def upgrade_table(site: Site, table_id: int, dry_run: bool = False,
     if dry_run:
         return UpgradeOutcome(table_id, current, target, "would_upgrade")
     try:
-        gdef = load_release(site, game, target)
-        expected = _expected_schema(site, game, target)
+        release = releases.get((game, target)) if releases is not None else None
+        if release is None:
+            release = (load_release(site, game, target), _expected_schema(site, game, target))
+            if releases is not None:
+                releases[(game, target)] = release
+        gdef, expected = release
         # One transaction per table; on MariaDB, whose DDL commits at once, the store upgrades
         # a copy of the table's database and swaps it in only when everything succeeded.
         with site.store.upgrading(table_id) as db:
@@ -199,10 +208,11 @@ def upgrade_all(site: Site, game: str | None = None, dry_run: bool = False,
                    if (rec := s.get(GameRecord, name)) is not None}
     outcomes = []
     pending: dict[str, list[int]] = {}
+    releases: dict[tuple[str, str], Release] = {}
     for table_id, table_game, current in rows:
         target = targets.get(table_game)
         outcome = upgrade_table(site, table_id, dry_run, (table_game, current, "production", target),
-                                record=False)
+                                record=False, releases=releases)
         outcomes.append(outcome)
         if outcome.status == "upgraded" and target is not None:
             pending.setdefault(target, []).append(table_id)

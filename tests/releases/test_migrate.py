@@ -1,0 +1,64 @@
+"""Copies and schema checks of many SQLite tables in one process: what one table taught the
+process (its schema, its copies in step) never hides another table's difference."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from framework.releases import schema as schema_mod
+from framework.releases.migrate import sync_copies
+from framework.storage.base import COPY_PREFIXES
+from framework.storage.sqlite import SQLiteStore
+
+LIVE = ("CREATE TABLE `player` (`player_id` INTEGER NOT NULL PRIMARY KEY, "
+        "`player_score` INTEGER NOT NULL DEFAULT 0)")
+
+
+def make_tables(store: SQLiteStore, count: int) -> None:
+    for table_id in range(1, count + 1):
+        with store.create(table_id) as db:
+            db.execute(LIVE)
+            db.execute("INSERT INTO `player` VALUES (7, 3)")
+            for prefix in COPY_PREFIXES:
+                db.copy_structure("player", prefix + "player")
+                db.execute(f"INSERT INTO `{prefix}player` SELECT * FROM `player`")
+
+
+def test_a_table_changed_by_raw_sql_is_synced_and_reflected_after_tables_in_step(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path)
+    make_tables(store, 3)
+    try:
+        for table_id in (1, 2):  # in step: nothing to do, twice
+            with store.upgrading(table_id) as db:
+                assert sync_copies(db) == []
+                assert [c[0] for c in schema_mod.reflect(db)["player"]["columns"]] == [
+                    "player_id", "player_score"]
+        with store.upgrading(3) as db:
+            db.execute("ALTER TABLE `player` ADD COLUMN `player_luck` INTEGER NOT NULL DEFAULT 5")
+            assert sorted(sync_copies(db)) == sorted(f"rebuilt {p}player" for p in COPY_PREFIXES)
+            assert sync_copies(db) == []  # running again changes nothing
+            columns = schema_mod.reflect(db)["player"]["columns"]
+            assert ("player_luck", "INTEGER", True, "5", 0) in columns
+            for prefix in COPY_PREFIXES:
+                assert db.execute(f"SELECT * FROM `{prefix}player`").rows == [
+                    {"player_id": 7, "player_score": 3, "player_luck": 5}]
+        with store.connect(1, write=False) as db:
+            assert "player_luck" not in db.column_names("zz_savepoint_player")
+            assert "player_luck" not in {c[0] for c in schema_mod.reflect(db)["player"]["columns"]}
+    finally:
+        store.close()
+
+
+def test_a_reflected_schema_is_the_callers_own(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path)
+    make_tables(store, 1)
+    try:
+        with store.connect(1, write=False) as db:
+            first = schema_mod.reflect(db)
+            first["player"]["columns"].clear()
+            first.pop("player")
+            again = schema_mod.reflect(db)
+        assert [c[0] for c in again["player"]["columns"]] == ["player_id", "player_score"]
+        assert schema_mod.diff(again, again) == []
+    finally:
+        store.close()
