@@ -710,15 +710,23 @@ class Runtime:
         Public rows for everyone; private rows only for their player (spectators: none).
         """
         with self.store.connect(self.table_info(table_id).id, write=False) as db:
-            from framework.storage.dialect import translate_query
+            return self.event_rows(db, player_id, after, translate, limit)
 
-            sql = translate_query(
-                "SELECT gamelog_packet_id, gamelog_move_id, gamelog_private, gamelog_time, "
-                "gamelog_type, gamelog_log, gamelog_args FROM gamelog WHERE gamelog_packet_id > %s "
-                "AND (gamelog_private = 0 OR gamelog_player = %s) ORDER BY gamelog_packet_id LIMIT %s",
-                db.dialect,
-            )
-            rows = db.execute(sql, (int(after), -1 if player_id is None else int(player_id), int(limit))).rows
+    @staticmethod
+    def event_rows(
+        db: TableConnection, player_id: int | None, after: int, translate: Translate | None,
+        limit: int,
+    ) -> list[dict[str, Any]]:
+        """``events`` inside a transaction the caller holds."""
+        from framework.storage.dialect import translate_query
+
+        sql = translate_query(
+            "SELECT gamelog_packet_id, gamelog_move_id, gamelog_private, gamelog_time, "
+            "gamelog_type, gamelog_log, gamelog_args FROM gamelog WHERE gamelog_packet_id > %s "
+            "AND (gamelog_private = 0 OR gamelog_player = %s) ORDER BY gamelog_packet_id LIMIT %s",
+            db.dialect,
+        )
+        rows = db.execute(sql, (int(after), -1 if player_id is None else int(player_id), int(limit))).rows
         out = []
         for r in rows:
             args = json.loads(r["gamelog_args"])

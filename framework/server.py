@@ -106,6 +106,24 @@ def serve_production(instance: Path, host: str = "127.0.0.1", port: int = 8000,
         def load(self) -> Any:
             return create_worker_app()
 
+    profile_dir = os.environ.get("ARENA_PROFILE_DIR")
+    if profile_dir:
+        # Each worker profiles itself to <dir>/worker-<pid>.prof (for finding where a
+        # benchmark's time goes: python -m pstats FILE).
+        def post_fork(server: Any, worker: Any) -> None:
+            import cProfile
+
+            worker.arena_profile = cProfile.Profile()
+            worker.arena_profile.enable()
+
+        def worker_exit(server: Any, worker: Any) -> None:
+            profile = getattr(worker, "arena_profile", None)
+            if profile is not None:
+                profile.disable()
+                profile.dump_stats(str(Path(profile_dir) / f"worker-{os.getpid()}.prof"))
+
+        settings.update(post_fork=post_fork, worker_exit=worker_exit)
+
     ArenaApplication().run()
 
 

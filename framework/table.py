@@ -50,12 +50,12 @@ def to_datetime(value: Any) -> datetime | None:
     if value is None or isinstance(value, datetime):
         return value
     text = str(value)
-    for fmt in (TIME_FORMAT, "%Y-%m-%d %H:%M:%S"):
-        try:
-            return datetime.strptime(text, fmt)
-        except ValueError:
-            continue
+    if _DATETIME_TEXT.fullmatch(text):
+        return datetime.fromisoformat(text)  # the stored forms (fast: no strptime)
     raise ValueError(f"not a DATETIME: {text!r}")
+
+
+_DATETIME_TEXT = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?")
 
 
 @dataclass
@@ -525,11 +525,29 @@ class Table:
             "SELECT player_remaining_reflexion_time, player_start_reflexion_time FROM player "
             "WHERE player_id = %s", (player_id,),
         )
+        return self._remaining(row, self._ctx.now())
+
+    @staticmethod
+    def _remaining(row: Mapping[str, Any], now: datetime) -> float:
         remaining = float(row["player_remaining_reflexion_time"] or 0)
         started = to_datetime(row["player_start_reflexion_time"])
         if started is not None:
-            remaining -= (self._ctx.now() - started).total_seconds()
+            remaining -= (now - started).total_seconds()
         return remaining
+
+    def get_players_status(self) -> dict[int, dict[str, int]]:
+        """Each player's score, score_aux and seconds left on the clock (one statement)."""
+        rows = self.db_query(
+            "SELECT player_id, player_score, player_score_aux, player_remaining_reflexion_time, "
+            "player_start_reflexion_time FROM player"
+        ).rows
+        now = self._ctx.now()
+        return {
+            int(r["player_id"]): {
+                "score": int(r["player_score"]), "score_aux": int(r["player_score_aux"]),
+                "time_left": round(self._remaining(r, now)),
+            } for r in rows
+        }
 
     def _update_clocks(self) -> None:
         """Run the clocks of active players, stop the others' (after every request)."""

@@ -216,27 +216,28 @@ def game_log(table_id: int) -> Any:
     return jsonify({"events": events})
 
 
-def _status(runtime: Runtime, table_id: int) -> dict[str, Any]:
+def _read_batch(runtime: Runtime, table_id: int, player_id: int | None, after: int,
+                translate: Any, limit: int) -> tuple[list[dict[str, Any]], dict[str, Any] | None, int]:
+    """In one read transaction: the notifications after ``after`` that the player may see,
+    the table's status when there are some, and the log's last id."""
     with runtime.read(table_id) as table:
-        scores = table.get_player_scores()
-        return {"progression": int(table._read_global(GLOBAL_PROGRESSION) or 0),
-                "scores": {str(pid): {"score": sc, "score_aux": aux,
-                                      "time_left": round(table.get_remaining_time(pid))}
-                           for pid, (sc, aux) in scores.items()}}
-
-
-def _max_packet(runtime: Runtime, table_id: int) -> int:
-    with runtime.read(table_id) as table:
-        return int(table.get_unique_value_from_db("SELECT MAX(gamelog_packet_id) FROM gamelog") or 0)
+        rows = runtime.event_rows(table._db, player_id, after, translate, limit)
+        if not rows:
+            top = table.get_unique_value_from_db("SELECT MAX(gamelog_packet_id) FROM gamelog")
+            return rows, None, int(top or 0)
+        status = {"progression": int(table._read_global(GLOBAL_PROGRESSION) or 0),
+                  "scores": {str(pid): values for pid, values in table.get_players_status().items()}}
+        return rows, status, int(rows[-1]["id"])
 
 
 def event_stream(table_id: int, player_id: int | None, after: int, lang: str, game: str,
-                 keepalive: float, poll: float, max_seconds: float) -> Iterator[str]:
+                 keepalive: float, poll: float, max_seconds: float, limit: int = 500) -> Iterator[str]:
     """The SSE body: every notification after ``after`` that the player may see, each
     exactly once and in order (``id:`` = gamelog id), then new ones as they commit.
 
     Wakes at once on a commit in this process (the runtime's condition) and polls the
-    gamelog every ``poll`` seconds for commits made by other processes.
+    gamelog every ``poll`` seconds for commits made by other processes. What one wake-up
+    finds goes out as one chunk (the events, then the table's status).
     """
     runtime = site().runtime
     translate = translator_for(lang, game)
@@ -248,26 +249,25 @@ def event_stream(table_id: int, player_id: int | None, after: int, lang: str, ga
         while True:
             seen = runtime.version(table_id)
             try:
-                rows = runtime.events(table_id, player_id, last, translate, limit=500)
+                rows, status, top = _read_batch(runtime, table_id, player_id, last, translate, limit)
             except Exception:
                 log.exception("event stream of table %s", table_id)
                 return
             now = time.monotonic()
             if rows:
-                for row in rows:
-                    yield f"id: {row['id']}\ndata: {json.dumps(row, separators=(',', ':'))}\n\n"
-                    last = row["id"]
-                try:
-                    yield f"event: status\ndata: {json.dumps(_status(runtime, table_id))}\n\n"
-                except Exception:
-                    log.exception("status of table %s", table_id)
+                chunk = [f"id: {row['id']}\ndata: {json.dumps(row, separators=(',', ':'))}\n\n"
+                         for row in rows]
+                chunk.append(f"event: status\ndata: {json.dumps(status, separators=(',', ':'))}\n\n")
+                yield "".join(chunk)
+                last = top
                 last_sent = now
-                continue
-            if now - started >= max_seconds:
-                return
-            if last and _max_packet(runtime, table_id) < last:
+                if len(rows) >= limit:
+                    continue  # more are waiting
+            elif last and top < last:
                 # The log went back (a studio slot was loaded): the page must reload.
                 yield "event: reset\ndata: {}\n\n"
+                return
+            if now - started >= max_seconds:
                 return
             if now - last_sent >= keepalive:
                 yield ": keepalive\n\n"

@@ -90,7 +90,10 @@ def test_a_commit_wakes_a_waiting_stream_at_once(app: Flask, table_id: int, play
         started = time.monotonic()
         chunk = next(stream)
         assert time.monotonic() - started < 5  # woken by the runtime, not by the 30 s poll
-        assert chunk.startswith("id: ") and json.loads(chunk.split("data: ", 1)[1])["id"] == last + 1
+        # what one wake-up found goes out as one chunk: the events, then the status
+        messages, named = parse_sse(chunk.encode())
+        assert messages[0]["id"] == last + 1 and named == ["status"]
+        assert [m["id"] for m in messages] == list(range(last + 1, last + 1 + len(messages)))
         stream.close()
 
 

@@ -33,8 +33,9 @@ def test_sse_under_gunicorn_gevent_workers(tmp_path: Path) -> None:
     port = _free_port()
     env = {**os.environ, "ARENA_INSTANCE": str(instance)}
     server = subprocess.Popen(
+        # a short graceful timeout: a closed stream is only noticed at its next write
         [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", "2", "-b", f"127.0.0.1:{port}",
-         "framework.web:create_app()"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+         "--graceful-timeout", "3", "framework.web:create_app()"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
     try:
         deadline = time.monotonic() + 60
