@@ -210,7 +210,11 @@
       this._locked = true;
       document.body.classList.add("locked");
       try {
-        const response = await Arena.post(`/act/${encodeURIComponent(action)}`, args || {});
+        // X-Arena-Move: the move this view is at. The server applies one action per view, so
+        // a request sent twice (a retry, a second tab on the same view) is applied once.
+        const response = await Arena.post(`/act/${encodeURIComponent(action)}`, args || {},
+          {"X-Arena-Move": String(Arena.move)});
+        if (response && typeof response.move === "number") Arena.move = Math.max(Arena.move, response.move);
         return response;
       } catch (err) {
         this.showMessage(err.message, "error");
@@ -243,6 +247,7 @@
     gui: null,
     BACKLOG: 8,         // more notifications than this waiting: animations are cut short
     lastId: 0,          // last notification received (queued)
+    move: 0,            // the move this view is at (sent with each action)
     processedIds: [],   // every notification id handled, in order (tests read it)
     queue: [],
     source: null,
@@ -265,10 +270,11 @@
       return this._answer(response);
     },
 
-    async post(path, body) {
+    async post(path, body, extraHeaders) {
       const response = await fetch(this.url(path), {
         method: "POST",
-        headers: {"Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": config.csrf},
+        headers: Object.assign({"Content-Type": "application/json", Accept: "application/json",
+          "X-CSRF-Token": config.csrf}, extraHeaders || {}),
         body: JSON.stringify(body || {}),
       });
       return this._answer(response);
@@ -313,6 +319,7 @@
       const gui = this.gui;
       this.queue = [];
       this.lastId = data.notifications.last_packet_id;
+      this.move = Number(data.move || 0);
       document.getElementById("game_play_area").innerHTML = this._originalArea;
       gui.gamedatas = data;
       gui.player_id = data.current_player_id;
@@ -511,6 +518,7 @@
 
     async dispatch(event) {
       const gui = this.gui;
+      if (!gui.replaying) this.move = Math.max(this.move, Number(event.move_id || 0));
       this.addLog(event);
       const notif = {type: event.type, args: event.args, log: event.log, msgid: event.msgid, id: event.id,
         move_id: event.move_id};

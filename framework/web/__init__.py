@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app, g, jsonify, render_template, request
+from flask.sessions import SecureCookieSessionInterface
 from werkzeug.exceptions import HTTPException
 
 from framework.errors import ArenaError, BlockedError, UserError
@@ -61,6 +62,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     app.extensions["arena"] = site
+    app.session_interface = _SessionInterface()
 
     from framework.web import language
 
@@ -73,6 +75,20 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.register_blueprint(module.bp)
     _register_error_handlers(app)
     return app
+
+
+class _SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, with the signing serializer made once per key rather
+    than on every request (it is on the path of every action)."""
+
+    _cached: tuple[tuple[Any, ...], Any] | None = None
+
+    def get_signing_serializer(self, app: Flask) -> Any:
+        key = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
+        cached = self._cached
+        if cached is None or cached[0] != key:
+            cached = self._cached = (key, super().get_signing_serializer(app))
+        return cached[1]
 
 
 def _instance_secret(instance: Path) -> str:

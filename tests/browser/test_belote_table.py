@@ -271,8 +271,18 @@ def test_contree_bidding_box_coinche_and_surcoinche(chromium: Browser, live: dic
     page = pages[bidder]
     expect(page.locator("#bt-bidbox")).to_be_visible()
     page.click('#bt-bidbox [data-amount="90"]')
-    page.click('#bt-bidbox [data-bid="90:H"]')
+    move_before = t.data()["move"]
+    with page.expect_request(lambda r: "/act/bid" in r.url) as sent_info:
+        page.click('#bt-bidbox [data-bid="90:H"]')
+    sent = sent_info.value
+    assert sent.headers["x-arena-move"] == str(move_before)  # the move the page was at
     wait_until(lambda: t.data()["gamestate"]["active_player"] != bidder, what="the 90 hearts bid")
+    # The same request once more (a retry after a lost answer) is refused, not applied twice.
+    before = t.data()
+    again = page.request.post(sent.url, data=sent.post_data, headers={
+        name: sent.headers[name] for name in ("content-type", "x-csrf-token", "x-arena-move")})
+    assert again.status == 409 and again.json()["error"]["code"] == "stale_move"
+    assert t.data()["move"] == before["move"] and t.data()["gamestate"] == before["gamestate"]
     opponent = t.data()["gamestate"]["active_player"]
     t.settled(opponent)
     pages[opponent].click("#bt-bid-coinche")
