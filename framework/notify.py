@@ -34,7 +34,8 @@ class Notifier:
         self.runtime = runtime
         self.store = store
         env = os.environ.get("ARENA_NOTIFY_POLL_S")
-        self.interval = interval if interval is not None else float(env) if env else DEFAULT_INTERVAL_S
+        default = float(getattr(store, "poll_interval_s", DEFAULT_INTERVAL_S))
+        self.interval = interval if interval is not None else float(env) if env else default
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._pid: int | None = None

@@ -173,6 +173,8 @@ class MySQLStore:
     """Databases ``<base>_t<id>`` on one MariaDB server (``base`` is the platform database)."""
 
     dialect: Target = "mysql"
+    #: how often the notifier reads the watched tables' last gamelog ids (one statement)
+    poll_interval_s = 0.01
 
     def __init__(self, connect_args: dict[str, Any], base: str, pool_size: int = 8,
                  lock_wait_s: float = 30.0) -> None:

@@ -148,6 +148,9 @@ class SQLiteStore:
     """
 
     dialect: Target = "sqlite"
+    #: how often the notifier looks for other processes' commits (cheap here: see
+    #: ``latest_packets``)
+    poll_interval_s = 0.005
 
     def __init__(self, directory: Path, max_open: int = 256) -> None:
         self.directory = Path(directory)
@@ -156,6 +159,10 @@ class SQLiteStore:
         self._open: OrderedDict[int, SQLiteTableConnection] = OrderedDict()
         self._pool_lock = threading.Lock()
         self.temporary = False  # a scratch folder, removed by drop_all
+        # The notifier's own connections and the last (data_version, gamelog id) it saw.
+        self._poll_lock = threading.Lock()
+        self._poll_conns: dict[int, sqlite3.Connection] = {}
+        self._poll_marks: dict[int, tuple[int, int]] = {}
 
     def path(self, table_id: int) -> Path:
         return self.directory / f"{int(table_id)}.sqlite"
@@ -261,16 +268,45 @@ class SQLiteStore:
                 conn.close()
 
     def latest_packets(self, table_ids: list[int]) -> dict[int, int]:
-        """The last gamelog id of each table (for the poller waking other processes' streams)."""
+        """The last gamelog id of each table (for the poller waking other processes' streams).
+
+        The poller has a connection of its own per watched table and asks it ``PRAGMA
+        data_version`` (which changes whenever another connection commits; it reads the WAL
+        index, no transaction); the log is read again only when it moved. So polling every
+        few milliseconds costs a few microseconds per table.
+        """
         out: dict[int, int] = {}
-        for table_id in table_ids:
-            try:
-                with self.connect(table_id, write=False) as db:
-                    row = db.raw.execute("SELECT MAX(gamelog_packet_id) FROM gamelog").fetchone()
-            except (FileNotFoundError, sqlite3.Error, StorageUnavailableError):
-                continue
-            out[table_id] = int(row[0] or 0)
+        with self._poll_lock:
+            for table_id in table_ids:
+                try:
+                    conn = self._poll_conns.get(table_id)
+                    if conn is None:
+                        if not self.exists(table_id):
+                            continue
+                        conn = sqlite3.connect(str(self.path(table_id)), isolation_level=None,
+                                               check_same_thread=False, timeout=5.0)
+                        self._poll_conns[table_id] = conn
+                    version = conn.execute("PRAGMA data_version").fetchone()[0]
+                    mark = self._poll_marks.get(table_id)
+                    if mark is not None and mark[0] == version:
+                        out[table_id] = mark[1]
+                        continue
+                    row = conn.execute("SELECT MAX(gamelog_packet_id) FROM gamelog").fetchone()
+                except sqlite3.Error:
+                    self._forget_poll(table_id)
+                    continue
+                out[table_id] = int(row[0] or 0)
+                self._poll_marks[table_id] = (version, out[table_id])
+            for table_id in set(self._poll_conns) - set(table_ids):
+                self._forget_poll(table_id)  # no stream waits on it any more
         return out
+
+    def _forget_poll(self, table_id: int) -> None:
+        """Close the poller's connection to a table (hold ``_poll_lock``)."""
+        conn = self._poll_conns.pop(table_id, None)
+        self._poll_marks.pop(table_id, None)
+        if conn is not None:
+            conn.close()
 
     def table_ids(self) -> list[int]:
         return sorted(int(p.stem) for p in self.directory.glob("*.sqlite") if p.stem.isdigit())
@@ -293,6 +329,8 @@ class SQLiteStore:
             shutil.rmtree(self.directory, ignore_errors=True)
 
     def drop(self, table_id: int) -> None:
+        with self._poll_lock:
+            self._forget_poll(table_id)
         with self._pool_lock:
             conn = self._open.pop(table_id, None)
         if conn is not None:
@@ -301,6 +339,9 @@ class SQLiteStore:
             Path(str(self.path(table_id)) + suffix).unlink(missing_ok=True)
 
     def close(self) -> None:
+        with self._poll_lock:
+            for table_id in list(self._poll_conns):
+                self._forget_poll(table_id)
         with self._pool_lock:
             conns = list(self._open.values())
             self._open.clear()
