@@ -67,3 +67,28 @@ def test_a_commit_in_another_process_wakes_the_streams_of_that_table(
         for stream in streams:
             stream.join(30)
         worker.close()
+
+
+def test_the_sqlite_poller_reads_a_log_only_when_another_connection_committed(tmp_path: Any) -> None:
+    from framework.storage.sqlite import SQLiteStore
+
+    store = SQLiteStore(tmp_path)
+    for table_id in (1, 2):
+        with store.create(table_id) as db:
+            db.execute("CREATE TABLE gamelog (gamelog_packet_id INTEGER PRIMARY KEY, x TEXT)")
+    with store.connect(1) as db:
+        db.execute("INSERT INTO gamelog (x) VALUES ('a')")
+    assert store.latest_packets([1, 2]) == {1: 1, 2: 0}
+    assert store._poll_marks[1][1] == 1
+    reads: list[str] = []
+    store._poll_conns[1].set_trace_callback(reads.append)
+    assert store.latest_packets([1, 2]) == {1: 1, 2: 0}
+    assert reads == ["PRAGMA data_version"]  # nothing committed: the log is not read
+    with store.connect(1) as db:  # another connection commits
+        db.execute("INSERT INTO gamelog (x) VALUES ('b')")
+    assert store.latest_packets([1, 2]) == {1: 2, 2: 0}
+    assert any("MAX(gamelog_packet_id)" in sql for sql in reads)
+    assert store.latest_packets([2]) == {2: 0} and set(store._poll_conns) == {2}  # 1 unwatched
+    store.drop(2)
+    assert store.latest_packets([2]) == {} and not store._poll_conns
+    store.close()
