@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -163,6 +164,7 @@ class SQLiteStore:
         self._poll_lock = threading.Lock()
         self._poll_conns: dict[int, sqlite3.Connection] = {}
         self._poll_marks: dict[int, tuple[int, int]] = {}
+        self._poll_seen: dict[int, float] = {}  # table -> when a stream last waited on it
 
     def path(self, table_id: int) -> Path:
         return self.directory / f"{int(table_id)}.sqlite"
@@ -297,14 +299,20 @@ class SQLiteStore:
                     continue
                 out[table_id] = int(row[0] or 0)
                 self._poll_marks[table_id] = (version, out[table_id])
-            for table_id in set(self._poll_conns) - set(table_ids):
-                self._forget_poll(table_id)  # no stream waits on it any more
+            # A stream busy sending is not waiting for a moment: keep its table's connection
+            # until nobody has waited on the table for a while.
+            now = time.monotonic()
+            for table_id in table_ids:
+                self._poll_seen[table_id] = now
+            for table_id in [t for t, seen in self._poll_seen.items() if now - seen > 30.0]:
+                self._forget_poll(table_id)
         return out
 
     def _forget_poll(self, table_id: int) -> None:
         """Close the poller's connection to a table (hold ``_poll_lock``)."""
         conn = self._poll_conns.pop(table_id, None)
         self._poll_marks.pop(table_id, None)
+        self._poll_seen.pop(table_id, None)
         if conn is not None:
             conn.close()
 

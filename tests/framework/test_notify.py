@@ -88,7 +88,9 @@ def test_the_sqlite_poller_reads_a_log_only_when_another_connection_committed(tm
         db.execute("INSERT INTO gamelog (x) VALUES ('b')")
     assert store.latest_packets([1, 2]) == {1: 2, 2: 0}
     assert any("MAX(gamelog_packet_id)" in sql for sql in reads)
-    assert store.latest_packets([2]) == {2: 0} and set(store._poll_conns) == {2}  # 1 unwatched
+    assert store.latest_packets([2]) == {2: 0} and set(store._poll_conns) == {1, 2}
+    store._poll_seen[1] -= 60  # nobody has waited on table 1 for a minute: its connection goes
+    assert store.latest_packets([2]) == {2: 0} and set(store._poll_conns) == {2}
     store.drop(2)
     assert store.latest_packets([2]) == {} and not store._poll_conns
     store.close()
