@@ -3,7 +3,6 @@ applied to the live table and to all its copies (``zz_replayN_``, ``zz_savepoint
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any
 
@@ -17,8 +16,8 @@ from framework.storage.base import COPY_PREFIXES, TableConnection
 
 _URLS = {"sqlite": "sqlite://", "postgresql": "postgresql+psycopg://", "mysql": "mysql+pymysql://"}
 _DIALECTS: dict[str, sa.Dialect] = {}
-# SQLite schema definitions whose copies were found in step with the live tables.
-_IN_STEP: OrderedDict[Hashable, None] = OrderedDict()
+# SQLite schema definitions whose copies were found in step with the live tables (bounded).
+_IN_STEP: set[Hashable] = set()
 _IN_STEP_MAX = 32
 
 
@@ -147,19 +146,18 @@ class TableMigrator:
             self._conn.close()
 
 
-def sync_copies(db: TableConnection) -> list[str]:
+def sync_copies(db: TableConnection, known_definition: Hashable | None = None) -> list[str]:
     """Give every copy the live table's columns (catches changes made with raw SQL), keeping
     the rows of the columns both have; create copies of new tables; drop copies of dropped
-    tables. Returns what it changed."""
-    key = definition(db)
+    tables. Returns what it changed. ``known_definition``: as for ``schema.reflect``."""
+    key = known_definition if known_definition is not None else definition(db)
     if key is not None and key in _IN_STEP:
-        _IN_STEP.move_to_end(key)
         return []
     changed = _sync_copies(db)
     if key is not None and not changed:
-        _IN_STEP[key] = None
-        if len(_IN_STEP) > _IN_STEP_MAX:
-            _IN_STEP.popitem(last=False)
+        if len(_IN_STEP) >= _IN_STEP_MAX:
+            _IN_STEP.clear()
+        _IN_STEP.add(key)
     return changed
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any
 
@@ -12,7 +11,7 @@ Schema = dict[str, dict[str, Any]]
 
 # Reflections of SQLite schemas by their definition (an upgrade run meets the same few over
 # and over); bounded, as each key holds the CREATE statements of a whole database.
-_REFLECTED: OrderedDict[Hashable, Schema] = OrderedDict()
+_REFLECTED: dict[Hashable, Schema] = {}
 _REFLECTED_MAX = 32
 
 
@@ -61,21 +60,21 @@ def _copy(schema: Schema) -> Schema:
     return {t: {"columns": list(v["columns"]), "indexes": list(v["indexes"])} for t, v in schema.items()}
 
 
-def reflect(db: TableConnection) -> Schema:
+def reflect(db: TableConnection, known_definition: Hashable | None = None) -> Schema:
     """table -> {"columns": [(name, type, notnull, default, pk)], "indexes": [...]}.
 
-    Copies (``zz_*``) are left out: they follow the live tables.
+    Copies (``zz_*``) are left out: they follow the live tables. ``known_definition``: the
+    database's ``definition`` if the caller has just read it (and changed nothing since).
     """
     if db.dialect != "sqlite":
         return _reflect_sqlalchemy(db)
-    key = definition(db)
+    key = known_definition if known_definition is not None else definition(db)
     cached = _REFLECTED.get(key)
     if cached is None:
-        cached = _REFLECTED[key] = _reflect_sqlite(db)
-        if len(_REFLECTED) > _REFLECTED_MAX:
-            _REFLECTED.popitem(last=False)
-    else:
-        _REFLECTED.move_to_end(key)
+        cached = _reflect_sqlite(db)
+        if len(_REFLECTED) >= _REFLECTED_MAX:
+            _REFLECTED.clear()
+        _REFLECTED[key] = cached
     return _copy(cached)
 
 

@@ -64,9 +64,11 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
         raise UpgradeError(f"the table is in state {state_id}, which release {to_version} does not have")
     changes += _initialise_new_stats(table, gdef)
     changes += _initialise_new_globals(table, gdef)
-    changes += sync_copies(db)
+    before_sync = schema_mod.definition(db)  # one read of sqlite_master for both (None elsewhere)
+    synced = sync_copies(db, before_sync)
+    changes += synced
     if expected is not None:
-        problems = schema_mod.diff(expected, schema_mod.reflect(db))
+        problems = schema_mod.diff(expected, schema_mod.reflect(db, None if synced else before_sync))
         if problems:
             raise UpgradeError(
                 f"after upgrade_table_db the schema is not release {to_version}'s: "
