@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 from framework.actions import bind_action_args
@@ -575,10 +575,14 @@ class Runtime:
     def ranking(self, table_id: int) -> list[dict[str, Any]]:
         """Players by score, then score_aux; equal pairs share a rank."""
         with self.store.connect(table_id, write=False) as db:
-            rows = db.execute(
-                "SELECT player_id, player_name, player_score, player_score_aux, player_eliminated "
-                "FROM player ORDER BY player_no"
-            ).rows
+            return self._ranking(db)
+
+    @staticmethod
+    def _ranking(db: TableConnection) -> list[dict[str, Any]]:
+        rows = db.execute(
+            "SELECT player_id, player_name, player_score, player_score_aux, player_eliminated "
+            "FROM player ORDER BY player_no"
+        ).rows
         ordered = sorted(
             rows, key=lambda r: (int(r["player_eliminated"]), -int(r["player_score"]),
                                  -int(r["player_score_aux"]))
@@ -598,30 +602,40 @@ class Runtime:
         return out
 
     def _record_finish(self, table_id: int) -> None:
+        """The registry row, the seats' ranks and every statistic of a finished table, in one
+        platform transaction of three statements (once only: a second call changes nothing)."""
         info = self.table_info(table_id)
         gdef = self.game_for(info)
-        ranking = self.ranking(table_id)
         with self.store.connect(table_id, write=False) as db:
+            ranking = self._ranking(db)
             stats = db.execute("SELECT stats_type, stats_player_id, stats_value FROM stats").rows
-        with Session(self.platform) as s, s.begin():
-            rec = s.get(GameTableRecord, table_id)
-            if rec is None or rec.status == "finished":
-                return
-            rec.status = "finished"
-            rec.finished_at = self.now()
-            rec.progression = 100
-            rec.state_name = "gameEnd"
-            for r in ranking:
-                seat = s.get(TableSeat, (table_id, r["player_id"]))
-                if seat is not None:
-                    seat.rank, seat.score, seat.score_aux = r["rank"], r["score"], r["score_aux"]
-            for st in stats:
-                scope = "table" if st["stats_player_id"] is None else "player"
-                s.add(StatRecord(
-                    table_id=table_id, game=gdef.name, scope=scope, stat_id=int(st["stats_type"]),
-                    player_id=None if st["stats_player_id"] is None else int(st["stats_player_id"]),
-                    value=float(st["stats_value"]), release_version=info.release_version,
-                ))
+        with self.platform.begin() as conn:
+            marked = conn.execute(
+                update(GameTableRecord)
+                .where(GameTableRecord.id == table_id, GameTableRecord.status != "finished")
+                .values(status="finished", finished_at=self.now(), progression=100, state_name="gameEnd")
+            )
+            if marked.rowcount == 0:
+                return  # no such table, or already recorded
+            if ranking:
+                conn.execute(
+                    update(TableSeat)
+                    .where(TableSeat.table_id == table_id, TableSeat.player_id == bindparam("b_player"))
+                    .values(rank=bindparam("b_rank"), score=bindparam("b_score"),
+                            score_aux=bindparam("b_aux")),
+                    [{"b_player": r["player_id"], "b_rank": r["rank"], "b_score": r["score"],
+                      "b_aux": r["score_aux"]} for r in ranking],
+                )
+            if stats:
+                recorded = self.now()
+                conn.execute(insert(StatRecord), [{
+                    "table_id": table_id, "game": gdef.name,
+                    "scope": "table" if st["stats_player_id"] is None else "player",
+                    "stat_id": int(st["stats_type"]),
+                    "player_id": None if st["stats_player_id"] is None else int(st["stats_player_id"]),
+                    "value": float(st["stats_value"]), "release_version": info.release_version,
+                    "recorded_at": recorded,
+                } for st in stats])
 
     # ------------------------------------------------------------------ errors
     def log_error(self, table_id: int, player_id: int | None, action: str | None, exc: BaseException) -> None:
