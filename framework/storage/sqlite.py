@@ -151,7 +151,7 @@ class SQLiteStore:
     dialect: Target = "sqlite"
     #: how often the notifier looks for other processes' commits (cheap here: see
     #: ``latest_packets``)
-    poll_interval_s = 0.005
+    poll_interval_s = 0.01
 
     def __init__(self, directory: Path, max_open: int = 256) -> None:
         self.directory = Path(directory)

@@ -167,9 +167,10 @@ def act(table_id: int, action: str) -> Any:
     if request.content_length and request.content_length > MAX_ARGS_BYTES:
         raise UserError("This request is too large", "bad_request")
     args: Any = {}
-    if request.data:
+    body = request.get_data()  # the raw body: a JSON object, never a form
+    if body:
         try:
-            args = json.loads(request.data)
+            args = json.loads(body)
         except ValueError:
             raise UserError("The action's arguments must be a JSON object", "bad_request") from None
     if args is None:
