@@ -29,8 +29,11 @@ def _identity(text: str) -> str:
     return text
 
 
-def translator_for(lang: str, game: str | None = None) -> Translate:
-    """``framework.i18n.translator`` when it exists; the identity otherwise (or on error)."""
+def translator_for(lang: str, game: str | Path | None = None) -> Translate:
+    """``framework.i18n.translator`` when it exists; the identity otherwise (or on error).
+
+    ``game`` is a game's name (its installed catalogs) or a game's folder (the catalogs of a
+    stored release: see ``play.catalog_of``)."""
     translator = getattr(i18n, "translator", None)
     if translator is None:
         return _identity
@@ -146,7 +149,7 @@ def js_msgids(paths: tuple[Path, ...]) -> tuple[str, ...]:
     return tuple(found)
 
 
-def js_catalog(msgids: Iterable[str], game: str | None) -> dict[str, Any]:
+def js_catalog(msgids: Iterable[str], game: str | Path | None) -> dict[str, Any]:
     """msgid -> translation (or plural forms), for the client's ``_()``; untranslated
     strings left out. The i18n catalogs' client catalog when they offer one."""
     tr_game = translator_for(current_language(), game)

@@ -89,6 +89,13 @@ def game_of(info: TableInfo) -> GameDefinition:
     return site().runtime.game_for(info)
 
 
+def catalog_of(gdef: GameDefinition) -> Path:
+    """Where a table's translations come from: the folder of the code it runs, so a
+    production table's from its stored release (the strings its code writes), a studio
+    table's from the working tree."""
+    return gdef.directory
+
+
 def _game_fragment(gdef: GameDefinition) -> Markup:
     """The game's own HTML (``games/<g>/templates/<g>.html``), rendered with Jinja."""
     path = gdef.directory / "templates" / f"{gdef.name}.html"
@@ -120,8 +127,8 @@ def table_page(table_id: int) -> Any:
     msgids = list(js_msgids((FRAMEWORK_JS, game_js)))
     for st in gdef.states:
         msgids += [st.description, st.description_my_turn]
-    catalog = js_catalog(msgids, gdef.name)
-    trg = translator_for(lang, gdef.name)
+    catalog = js_catalog(msgids, catalog_of(gdef))
+    trg = translator_for(lang, catalog_of(gdef))
     from framework.web.lobby import bot_kinds
 
     config = {
@@ -149,7 +156,7 @@ def data(table_id: int) -> Any:
     info = table_info(table_id)
     gdef = game_of(info)
     pid = viewer(info)
-    translate = translator_for(current_language(), gdef.name)
+    translate = translator_for(current_language(), catalog_of(gdef))
     out = site().runtime.get_data(table_id, pid, translate)
     out["mode"] = info.mode
     out["lang"] = current_language()
@@ -160,7 +167,7 @@ def data(table_id: int) -> Any:
 def act(table_id: int, action: str) -> Any:
     info = table_info(table_id)
     gdef = game_of(info)
-    g.translate = translator_for(current_language(), gdef.name)
+    g.translate = translator_for(current_language(), catalog_of(gdef))
     pid = viewer(info)
     if pid is None:
         raise NotYourTurnError("Sign in to play at this table", "not_signed_in")
@@ -211,7 +218,7 @@ def game_log(table_id: int) -> Any:
     info = table_info(table_id)
     gdef = game_of(info)
     pid = viewer(info)
-    translate = translator_for(current_language(), gdef.name)
+    translate = translator_for(current_language(), catalog_of(gdef))
     limit = min(parse_int(request.args.get("limit", 1000), "limit"), 5000)
     events = site().runtime.events(table_id, pid, _after(), translate, limit=max(1, limit))
     return jsonify({"events": events})
@@ -231,7 +238,7 @@ def _read_batch(runtime: Runtime, table_id: int, player_id: int | None, after: i
         return rows, status, int(rows[-1]["id"])
 
 
-def event_stream(table_id: int, player_id: int | None, after: int, lang: str, game: str,
+def event_stream(table_id: int, player_id: int | None, after: int, lang: str, game: str | Path,
                  keepalive: float, poll: float, max_seconds: float, limit: int = 500) -> Iterator[str]:
     """The SSE body: every notification after ``after`` that the player may see, each
     exactly once and in order (``id:`` = gamelog id), then new ones as they commit.
@@ -285,7 +292,8 @@ def events(table_id: int) -> Any:
     pid = viewer(info)
     after = _after()
     cfg = current_app.config
-    body = event_stream(table_id, pid, after, current_language(), gdef.name, float(cfg["SSE_KEEPALIVE"]),
+    body = event_stream(table_id, pid, after, current_language(), catalog_of(gdef),
+                        float(cfg["SSE_KEEPALIVE"]),
                         float(cfg["SSE_POLL"]), float(cfg["SSE_MAX_SECONDS"]))
     return Response(body, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -60,3 +60,41 @@ def test_the_studio_page_drives_releases(workspace: Workspace) -> None:
     assert client.get("/studio/nope").status_code == 404
     assert client.get("/game/nope/news").status_code == 404
     app.extensions["arena"].close()
+
+
+def _french(msgstr: str) -> str:
+    return (
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: fr\\n"\n\n'
+        f'msgid "${{player_name}} draws a ${{value}}"\nmsgstr "{msgstr}"\n'
+    )
+
+
+def test_a_production_table_speaks_with_its_release_catalog(workspace: Workspace) -> None:
+    """The strings a release's code writes are translated by that release's catalogs; the
+    working tree's (what studio tables run) may already say something else."""
+    from framework.releases.builds import build
+    from framework.releases.deploy import deploy
+
+    po = workspace.folder / "translations" / "fr" / "LC_MESSAGES" / "messages.po"
+    po.parent.mkdir(parents=True)
+    po.write_text(_french("${player_name} tire un ${value}"), encoding="utf-8")
+    workspace.commit("French")
+    site = workspace.site
+    deploy(site, GAME, build(site, GAME)["version"])
+    po.write_text(_french("${player_name} pioche un ${value}"), encoding="utf-8")  # not built
+
+    app = create_app({"TESTING": True, "ARENA_INSTANCE": str(site.instance_path),
+                      "ARENA_REGISTRY": site.registry})
+    client = app.test_client()
+    rt = app.extensions["arena"].runtime
+    logs = {}
+    for mode in ("production", "studio"):
+        table = rt.create_table(GAME, 2, {"target": 1}, seed=1, mode=mode)
+        player = rt.get_data(table, None)["gamestate"]["active_player"]
+        rt.act(table, player, "draw", {})
+        answer = client.get(f"/table/{table}/log", headers={"Accept-Language": "fr"})
+        assert answer.status_code == 200
+        logs[mode] = [e["log"] for e in answer.json["events"] if e["msgid"].endswith("draws a ${value}")]
+    assert logs["production"] and all(" tire un " in line for line in logs["production"])
+    assert logs["studio"] and all(" pioche un " in line for line in logs["studio"])
+    app.extensions["arena"].close()
