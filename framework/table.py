@@ -245,14 +245,25 @@ class Table:
         return default if value is None else value
 
     def _load_globals(self) -> dict[int, int | None]:
-        rows = self._db.execute(
-            translate_query("SELECT global_id, global_value FROM global", self._db.dialect)
-        ).rows
-        self._globals = {
-            int(r["global_id"]): None if r["global_value"] is None else int(r["global_value"])
-            for r in rows
-        }
-        return self._globals
+        dialect = self._db.dialect
+        if dialect == "sqlite":
+            sql = "SELECT global_id, global_value FROM global"
+        else:
+            # The servers number notifications themselves (MAX + 1 under the table's lock,
+            # ``_notify``): the log's last id comes in the same round trip, as row 0.
+            sql = ("SELECT global_id, global_value FROM global UNION ALL "
+                   "SELECT 0, MAX(gamelog_packet_id) FROM gamelog")
+        values: dict[int, int | None] = {}
+        for r in self._db.execute(translate_query(sql, dialect)).rows:
+            gid = int(r["global_id"])
+            value = None if r["global_value"] is None else int(r["global_value"])
+            if gid == 0:
+                if self._ctx.last_packet_id is None:
+                    self._ctx.last_packet_id = value or 0
+            else:
+                values[gid] = value
+        self._globals = values
+        return values
 
     def set_game_state_value(self, label: str | int, value: int) -> None:
         self._write_global(self._global_id(label), value)
