@@ -546,18 +546,23 @@ class Table:
             remaining -= (now - started).total_seconds()
         return remaining
 
-    def get_players_status(self) -> dict[int, dict[str, int]]:
-        """Each player's score, score_aux and seconds left on the clock (one statement)."""
+    def _status(self) -> dict[str, Any]:
+        """What the event stream adds after each batch: progression, and each player's score,
+        score_aux and seconds left on the clock (one statement)."""
         rows = self.db_query(
             "SELECT player_id, player_score, player_score_aux, player_remaining_reflexion_time, "
-            "player_start_reflexion_time FROM player"
+            "player_start_reflexion_time, (SELECT global_value FROM global WHERE global_id = %s) "
+            "AS progression FROM player", (GLOBAL_PROGRESSION,),
         ).rows
         now = self._ctx.now()
         return {
-            int(r["player_id"]): {
-                "score": int(r["player_score"]), "score_aux": int(r["player_score_aux"]),
-                "time_left": round(self._remaining(r, now)),
-            } for r in rows
+            "progression": int(rows[0]["progression"] or 0) if rows else 0,
+            "scores": {
+                str(r["player_id"]): {
+                    "score": int(r["player_score"]), "score_aux": int(r["player_score_aux"]),
+                    "time_left": round(self._remaining(r, now)),
+                } for r in rows
+            },
         }
 
     def _update_clocks(self) -> None:

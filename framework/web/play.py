@@ -32,7 +32,6 @@ from framework.errors import NotYourTurnError, UserError
 from framework.platform.models import Player, TableSeat
 from framework.registry import GameDefinition
 from framework.runtime import Runtime, TableInfo
-from framework.table import GLOBAL_PROGRESSION
 from framework.web import site
 from framework.web.auth import csrf_token, current_account
 from framework.web.language import current_language, js_catalog, js_msgids, translator_for
@@ -233,9 +232,7 @@ def _read_batch(runtime: Runtime, table_id: int, player_id: int | None, after: i
         if not rows:
             top = table.get_unique_value_from_db("SELECT MAX(gamelog_packet_id) FROM gamelog")
             return rows, None, int(top or 0)
-        status = {"progression": int(table._read_global(GLOBAL_PROGRESSION) or 0),
-                  "scores": {str(pid): values for pid, values in table.get_players_status().items()}}
-        return rows, status, int(rows[-1]["id"])
+        return rows, table._status(), int(rows[-1]["id"])
 
 
 def event_stream(table_id: int, player_id: int | None, after: int, lang: str, game: str | Path,

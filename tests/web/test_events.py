@@ -93,6 +93,13 @@ def test_a_commit_wakes_a_waiting_stream_at_once(app: Flask, table_id: int, play
         # what one wake-up found goes out as one chunk: the events, then the status
         messages, named = parse_sse(chunk.encode())
         assert messages[0]["id"] == last + 1 and named == ["status"]
+        status = json.loads(chunk.split("event: status\ndata: ", 1)[1].split("\n", 1)[0])
+        data = rt.get_data(table_id, players[0])
+        assert status["progression"] == data["progression"]
+        assert status["scores"] == {
+            pid: {"score": p["score"], "score_aux": p["score_aux"], "time_left": status["scores"][pid]["time_left"]}
+            for pid, p in data["players"].items()}
+        assert all(0 < s["time_left"] <= 100_000 for s in status["scores"].values())
         assert [m["id"] for m in messages] == list(range(last + 1, last + 1 + len(messages)))
         stream.close()
 
