@@ -13,6 +13,7 @@ import json
 import os
 import random
 import re
+import resource
 import signal
 import socket
 import statistics
@@ -637,19 +638,34 @@ def _bench_server(tables: int, workers: int, database_url: str | None, actions: 
             per_game = 70 if game == BENCH_GAME else 400  # actions a game takes, roughly
             count = tables * (actions // (tables * per_game) + 2)
             specs = create_tables(site, game, count, players, options)
+            children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
             server = ServerProcess.start(instance, workers, database_url, extra)
             try:
                 run = LoadRun(server.host, server.port, specs, POLICIES[game], slots=tables,
                               max_actions=actions)
+                client_before = resource.getrusage(resource.RUSAGE_SELF)
                 elapsed = asyncio.run(run.run(timeout=seconds))
+                client_after = resource.getrusage(resource.RUSAGE_SELF)
             finally:
                 server.stop()
+            children_after = resource.getrusage(resource.RUSAGE_CHILDREN)
             result = summary(run, elapsed)
-            result.update({"tables": tables, "workers": workers, "game": game,
-                           "backend": site.store.dialect})
+            done = max(1, run.stats.actions)
+            result.update({
+                "tables": tables, "workers": workers, "game": game, "backend": site.store.dialect,
+                # CPU per action: the bots (this process, during the run) and the server's
+                # processes (their whole life, start included; not the database server's).
+                "client_cpu_ms_per_action": round(_cpu(client_before, client_after) * 1000 / done, 3),
+                "server_cpu_ms_per_action": round(_cpu(children_before, children_after) * 1000 / done, 3),
+            })
             return result
         finally:
             site.close()
+
+
+def _cpu(before: resource.struct_rusage, after: resource.struct_rusage) -> float:
+    """User + system seconds between two readings."""
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def check_gamelogs(site: Site, table_ids: Iterable[int]) -> list[str]:

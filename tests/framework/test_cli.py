@@ -101,3 +101,17 @@ def test_bench_runtime_prints_json(arena) -> None:  # type: ignore[no-untyped-de
     figures = json.loads(result.output)
     assert set(figures) >= {"actions_per_s", "p50_ms", "p99_ms"}
     assert figures["actions"] == 200 and figures["actions_per_s"] > 0
+
+
+def test_bench_server_prints_json(arena) -> None:  # type: ignore[no-untyped-def]
+    """A small run of the real server (gunicorn, one gevent worker) played by bots."""
+    pytest.importorskip("gunicorn")
+    result = arena("bench", "server", "--tables", "2", "--workers", "1", "--actions", "60",
+                   "--seconds", "60")
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert set(figures) >= {"actions_per_s", "p50_ms", "p95_ms", "p99_ms", "notify_p99_ms", "errors",
+                            "client_cpu_ms_per_action", "server_cpu_ms_per_action"}
+    assert figures["actions"] >= 60 and figures["errors"] == 0 and figures["backend"] == "sqlite"
+    assert figures["p50_ms"] <= figures["p99_ms"]
+    assert figures["client_cpu_ms_per_action"] > 0 and figures["server_cpu_ms_per_action"] > 0
