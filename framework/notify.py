@@ -104,7 +104,10 @@ class Notifier:
                 self.poll_once()
             except Exception:  # a poll that fails is tried again; streams also time out
                 log.exception("polling the gamelog for other processes' commits failed")
-            self._stop.wait(max(0.0, self.interval - (time.monotonic() - started)))
+            # At most a tenth of a core for polling: with many tables watched, a round takes
+            # longer and the next one waits longer (streams also re-read on their own timeout).
+            spent = time.monotonic() - started
+            self._stop.wait(max(self.interval - spent, 9 * spent))
 
     # ------------------------------------------------------------------ LISTEN (PostgreSQL)
     def _listen(self) -> None:

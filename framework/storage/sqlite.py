@@ -275,7 +275,9 @@ class SQLiteStore:
         The poller has a connection of its own per watched table and asks it ``PRAGMA
         data_version`` (which changes whenever another connection commits; it reads the WAL
         index, no transaction); the log is read again only when it moved. So polling every
-        few milliseconds costs a few microseconds per table.
+        few milliseconds costs a few microseconds per table. Beyond ``max_open`` such
+        connections (open files are limited), a table's log is read through the ordinary
+        connections instead.
         """
         out: dict[int, int] = {}
         with self._poll_lock:
@@ -284,6 +286,11 @@ class SQLiteStore:
                     conn = self._poll_conns.get(table_id)
                     if conn is None:
                         if not self.exists(table_id):
+                            continue
+                        if len(self._poll_conns) >= self.max_open:
+                            with self.connect(table_id, write=False) as db:
+                                row = db.raw.execute("SELECT MAX(gamelog_packet_id) FROM gamelog").fetchone()
+                            out[table_id] = int(row[0] or 0)
                             continue
                         conn = sqlite3.connect(str(self.path(table_id)), isolation_level=None,
                                                check_same_thread=False, timeout=5.0)
@@ -294,7 +301,7 @@ class SQLiteStore:
                         out[table_id] = mark[1]
                         continue
                     row = conn.execute("SELECT MAX(gamelog_packet_id) FROM gamelog").fetchone()
-                except sqlite3.Error:
+                except (sqlite3.Error, FileNotFoundError, StorageUnavailableError):
                     self._forget_poll(table_id)
                     continue
                 out[table_id] = int(row[0] or 0)

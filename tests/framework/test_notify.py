@@ -93,4 +93,6 @@ def test_the_sqlite_poller_reads_a_log_only_when_another_connection_committed(tm
     assert store.latest_packets([2]) == {2: 0} and set(store._poll_conns) == {2}
     store.drop(2)
     assert store.latest_packets([2]) == {} and not store._poll_conns
+    store.max_open = 0  # no file to spare: the ordinary connections read the log
+    assert store.latest_packets([1]) == {1: 2} and not store._poll_conns
     store.close()
