@@ -3,7 +3,7 @@ applied to the live table and to all its copies (``zz_replayN_``, ``zz_savepoint
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 import sqlalchemy as sa
@@ -19,6 +19,15 @@ _DIALECTS: dict[str, sa.Dialect] = {}
 # SQLite schema definitions whose copies were found in step with the live tables (bounded).
 _IN_STEP: set[Hashable] = set()
 _IN_STEP_MAX = 32
+# (operation, table, its sqlite_master rows) -> the statements Alembic ran for that rebuild.
+_REBUILDS: dict[Hashable, tuple[str, ...]] = {}
+_REBUILDS_MAX = 64
+_READS = {"PRAGMA", "SELECT"}
+_CHANGES = {"CREATE", "INSERT", "DROP", "ALTER", "UPDATE", "DELETE"}
+
+
+def _first_word(sql: str) -> str:
+    return sql.lstrip().split(None, 1)[0].upper() if sql.strip() else ""
 
 
 def sql_dialect(name: str) -> sa.Dialect:
@@ -92,6 +101,45 @@ class TableMigrator:
     def _batch(self, table: str) -> Any:
         return self.ops.batch_alter_table(table, recreate="auto")
 
+    def _rebuild(self, table: str, operation: str, apply: Callable[[Any], None]) -> None:
+        """One batch operation (Alembic rebuilds the table on SQLite).
+
+        Every table of a game at one release has the same schema, and Alembic's statements
+        for a rebuild depend only on that schema and the operation: on SQLite they are
+        recorded for the first table and replayed on the next ones with the same definition
+        (``sqlite_master``), which skips Alembic's reflection and SQL compilation.
+        """
+        if self.db.dialect != "sqlite":
+            with self._batch(table) as batch:
+                apply(batch)
+            return
+        key = None if " at 0x" in operation else (operation, table, self._definition_of(table))
+        recorded = _REBUILDS.get(key) if key is not None else None
+        if recorded is not None:
+            for sql in recorded:
+                self.db.execute(sql)
+            return
+        raw = self.db.dbapi_connection()
+        executed: list[str] = []
+        raw.set_trace_callback(executed.append)
+        try:
+            with self._batch(table) as batch:
+                apply(batch)
+        finally:
+            raw.set_trace_callback(None)
+        changes = tuple(sql for sql in executed if _first_word(sql) not in _READS)
+        if key is not None and all(_first_word(sql) in _CHANGES for sql in changes):
+            if len(_REBUILDS) >= _REBUILDS_MAX:
+                _REBUILDS.clear()
+            _REBUILDS[key] = changes
+
+    def _definition_of(self, table: str) -> tuple[tuple[Any, ...], ...]:
+        """The ``sqlite_master`` rows of a table: itself, its indexes and triggers."""
+        rows = self.db.execute(
+            "SELECT type, name, sql FROM sqlite_master WHERE tbl_name = ? ORDER BY type, name", (table,)
+        ).rows
+        return tuple((r["type"], r["name"], r["sql"]) for r in rows)
+
     def add_column(self, table: str, column: sa.Column[Any]) -> None:
         # Plain DDL compiled by SQLAlchemy: Alembic's machinery is not needed to add a column.
         spec = str(sa.schema.CreateColumn(column).compile(dialect=sql_dialect(self.db.dialect)))
@@ -102,15 +150,14 @@ class TableMigrator:
 
     def drop_column(self, table: str, column: str) -> None:
         for name in self._targets(table):
-            with self._batch(name) as batch:
-                batch.drop_column(column)
+            self._rebuild(name, f"drop_column {column!r}", lambda batch: batch.drop_column(column))
         self.changed.append(f"drop column {table}.{column}")
 
     def alter_column(self, table: str, column: str, **kw: Any) -> None:
         """Alembic's ``alter_column`` (type_, nullable, server_default, new_column_name...)."""
+        operation = f"alter_column {column!r} {sorted(kw.items(), key=lambda item: item[0])!r}"
         for name in self._targets(table):
-            with self._batch(name) as batch:
-                batch.alter_column(column, **kw)
+            self._rebuild(name, operation, lambda batch: batch.alter_column(column, **kw))
         self.changed.append(f"alter column {table}.{column}")
 
     def create_table(self, table: str, *columns: sa.Column[Any], **kw: Any) -> None:

@@ -62,3 +62,42 @@ def test_a_reflected_schema_is_the_callers_own(tmp_path: Path) -> None:
         assert schema_mod.diff(again, again) == []
     finally:
         store.close()
+
+
+def test_a_rebuild_is_replayed_on_tables_of_the_same_schema_only(tmp_path: Path) -> None:
+    """SQLite rebuilds (alter_column) recorded on the first table are replayed on the next
+    ones with the same definition; a table whose definition differs gets its own rebuild."""
+    import sqlalchemy as sa
+
+    from framework.releases import migrate
+
+    store = SQLiteStore(tmp_path)
+    make_tables(store, 3)
+    migrate._REBUILDS.clear()
+    try:
+        with store.upgrading(3) as db:  # table 3 differs: a column more
+            for prefix in ("", *COPY_PREFIXES):
+                db.execute(f"ALTER TABLE `{prefix}player` ADD COLUMN `player_luck` INTEGER NOT NULL DEFAULT 5")
+        schemas, rows, masters = {}, {}, {}
+        for table_id in (1, 2, 3):
+            with store.upgrading(table_id) as db:
+                migrate.TableMigrator(db).alter_column(
+                    "player", "player_score", existing_type=sa.Integer, type_=sa.BigInteger,
+                    server_default="1")
+                schemas[table_id] = schema_mod.reflect(db)
+                masters[table_id] = db.execute(
+                    "SELECT sql FROM sqlite_master WHERE name = 'player'").rows[0]["sql"]
+                rows[table_id] = {name: db.execute(f"SELECT * FROM `{name}`").rows
+                                  for name in db.table_names()}
+            if table_id == 1:
+                assert len(migrate._REBUILDS) == 1 + len(COPY_PREFIXES)  # recorded
+            else:  # replayed for table 2, recorded anew for table 3
+                assert len(migrate._REBUILDS) == (1 + len(COPY_PREFIXES)) * (table_id - 1)
+        assert schemas[1] == schemas[2] and rows[1] == rows[2]
+        for table_id in (1, 3):
+            score = next(c for c in schemas[table_id]["player"]["columns"] if c[0] == "player_score")
+            assert score[3] == "1" and "BIGINT" in masters[table_id], (score, masters[table_id])
+        assert {c[0] for c in schemas[3]["player"]["columns"]} == {"player_id", "player_score", "player_luck"}
+        assert rows[3]["zz_savepoint_player"] == [{"player_id": 7, "player_score": 3, "player_luck": 5}]
+    finally:
+        store.close()
