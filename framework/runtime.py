@@ -50,7 +50,7 @@ from framework.storage.base import (
     TableConnection,
     TableStore,
 )
-from framework.storage.dialect import SQLError, translate_dbmodel
+from framework.storage.dialect import SQLError, translate_dbmodel, translate_query
 from framework.table import (
     GLOBAL_ACTIVE_PLAYER,
     GLOBAL_MOVE,
@@ -732,8 +732,6 @@ class Runtime:
         limit: int,
     ) -> list[dict[str, Any]]:
         """``events`` inside a transaction the caller holds."""
-        from framework.storage.dialect import translate_query
-
         sql = translate_query(
             "SELECT gamelog_packet_id, gamelog_move_id, gamelog_private, gamelog_time, "
             "gamelog_type, gamelog_log, gamelog_args FROM gamelog WHERE gamelog_packet_id > %s "

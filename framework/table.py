@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from framework.errors import GameSystemError, NotYourTurnError, UserError
 from framework.i18n import (
-    PLURAL_ARG,
     MessageFormatError,
     check_message_args,
     format_message,
     with_plural_args,
 )
 from framework.states import END_STATE_ID, State, StateType
+from framework.stats import Stat
 from framework.storage.base import Result, TableConnection
 from framework.storage.dialect import translate_query, translate_statements
 
@@ -238,10 +238,7 @@ class Table:
         self._write_global(self._global_id(label), value)
 
     def get_game_state_value(self, label: str | int, default: int | None = None) -> int | None:
-        values = self._globals
-        if values is None:
-            values = self._load_globals()
-        value = values.get(label if type(label) is int else self._global_id(label))
+        value = self._read_global(label if type(label) is int else self._global_id(label))
         return default if value is None else value
 
     def _load_globals(self) -> dict[int, int | None]:
@@ -330,8 +327,7 @@ class Table:
             )
 
     def _stat_row(self, key: str, player_id: int | None) -> tuple[Any, Any]:
-        scope = "table" if player_id is None else "player"
-        stat = self.definition.stats.get(scope, key)
+        stat = self._stat(key, player_id)
         if player_id is None:
             row = self.get_object_from_db(
                 "SELECT stats_id, stats_value FROM stats WHERE stats_type = %s "
@@ -347,9 +343,11 @@ class Table:
             raise GameSystemError(f"statistic {key!r}{who} was never initialised (init_stat)")
         return stat, row
 
-    def _update_stat(self, key: str, player_id: int | None, assignment: str, value: float) -> None:
+    def _stat(self, key: str, player_id: int | None) -> Stat:
+        return self.definition.stats.get("table" if player_id is None else "player", key)
+
+    def _update_stat(self, stat: Stat, player_id: int | None, assignment: str, value: float) -> None:
         """One UPDATE of the statistic's row (no read first: this runs on every move)."""
-        stat = self.definition.stats.get("table" if player_id is None else "player", key)
         if player_id is None:
             res = self.db_query(
                 f"UPDATE stats SET stats_value = {assignment} WHERE stats_type = %s "
@@ -362,17 +360,17 @@ class Table:
             )
         if res.rowcount == 0:
             who = "" if player_id is None else f" for player {player_id}"
-            raise GameSystemError(f"statistic {key!r}{who} was never initialised (init_stat)")
+            raise GameSystemError(f"statistic {stat.key!r}{who} was never initialised (init_stat)")
 
     def set_stat(self, value: float | int | bool, key: str, player_id: int | None = None) -> None:
-        stat = self.definition.stats.get("table" if player_id is None else "player", key)
-        self._update_stat(key, player_id, "%s", stat.coerce(value))
+        stat = self._stat(key, player_id)
+        self._update_stat(stat, player_id, "%s", stat.coerce(value))
 
     def inc_stat(self, delta: float | int, key: str, player_id: int | None = None) -> None:
-        stat = self.definition.stats.get("table" if player_id is None else "player", key)
+        stat = self._stat(key, player_id)
         if stat.type == "bool":
             raise GameSystemError(f"statistic {key!r} is a bool: use set_stat")
-        self._update_stat(key, player_id, "stats_value + %s", stat.coerce(delta))
+        self._update_stat(stat, player_id, "stats_value + %s", stat.coerce(delta))
 
     def get_stat(self, key: str, player_id: int | None = None) -> float | int | bool:
         stat, row = self._stat_row(key, player_id)
@@ -636,16 +634,10 @@ class Table:
         try:
             if log:
                 format_message(log, args)  # every placeholder filled, nested logs too
-            elif "i18n" in args or PLURAL_ARG in args:
-                check_message_args(log, args)
+            else:
+                check_message_args(log, args)  # i18n and plural args of an empty log
         except MessageFormatError as exc:
             raise GameSystemError(f"notification {notif_type!r}: {exc}") from None
-        i18n = args.get("i18n", [])
-        unknown = [name for name in i18n if name not in args]
-        if unknown:
-            raise GameSystemError(
-                f"notification {notif_type!r}: i18n names args that are missing: {unknown}"
-            )
         args = with_plural_args(log, args)  # a plural log keeps its plural form (framework.i18n)
         try:
             payload = json.dumps(args, separators=(",", ":"), default=_json_default)
@@ -785,7 +777,6 @@ class GameStateMachine:
 
     def __init__(self, table: Table) -> None:
         self._table = table
-        self._cached: State | None = None
 
     @property
     def _states(self):  # type: ignore[no-untyped-def]
@@ -795,11 +786,7 @@ class GameStateMachine:
         return int(self._table._read_global(GLOBAL_STATE) or 1)
 
     def state(self) -> State:
-        state_id = self.state_id()
-        cached = self._cached
-        if cached is None or cached.id != state_id:
-            cached = self._cached = self._states.by_id[state_id]
-        return cached
+        return self._states.by_id[self.state_id()]
 
     def is_game_over(self) -> bool:
         return self.state_id() == END_STATE_ID

@@ -140,6 +140,10 @@ class SQLiteTableConnection:
         self.raw.close()
 
 
+def _last_packet(raw: sqlite3.Connection) -> int:
+    return int(raw.execute("SELECT MAX(gamelog_packet_id) FROM gamelog").fetchone()[0] or 0)
+
+
 class SQLiteStore:
     """``<directory>/<table_id>.sqlite`` files, with a bounded LRU of open connections.
 
@@ -283,29 +287,12 @@ class SQLiteStore:
         with self._poll_lock:
             for table_id in table_ids:
                 try:
-                    conn = self._poll_conns.get(table_id)
-                    if conn is None:
-                        if not self.exists(table_id):
-                            continue
-                        if len(self._poll_conns) >= self.max_open:
-                            with self.connect(table_id, write=False) as db:
-                                row = db.raw.execute("SELECT MAX(gamelog_packet_id) FROM gamelog").fetchone()
-                            out[table_id] = int(row[0] or 0)
-                            continue
-                        conn = sqlite3.connect(str(self.path(table_id)), isolation_level=None,
-                                               check_same_thread=False, timeout=5.0)
-                        self._poll_conns[table_id] = conn
-                    version = conn.execute("PRAGMA data_version").fetchone()[0]
-                    mark = self._poll_marks.get(table_id)
-                    if mark is not None and mark[0] == version:
-                        out[table_id] = mark[1]
-                        continue
-                    row = conn.execute("SELECT MAX(gamelog_packet_id) FROM gamelog").fetchone()
+                    last = self._poll_one(table_id)
                 except (sqlite3.Error, FileNotFoundError, StorageUnavailableError):
                     self._forget_poll(table_id)
                     continue
-                out[table_id] = int(row[0] or 0)
-                self._poll_marks[table_id] = (version, out[table_id])
+                if last is not None:
+                    out[table_id] = last
             # A stream busy sending is not waiting for a moment: keep its table's connection
             # until nobody has waited on the table for a while.
             now = time.monotonic()
@@ -314,6 +301,24 @@ class SQLiteStore:
             for table_id in [t for t, seen in self._poll_seen.items() if now - seen > 30.0]:
                 self._forget_poll(table_id)
         return out
+
+    def _poll_one(self, table_id: int) -> int | None:
+        """A table's last gamelog id (hold ``_poll_lock``); None when it has no file."""
+        conn = self._poll_conns.get(table_id)
+        if conn is None:
+            if not self.exists(table_id):
+                return None
+            if len(self._poll_conns) >= self.max_open:
+                with self.connect(table_id, write=False) as db:
+                    return _last_packet(db.raw)
+            conn = sqlite3.connect(str(self.path(table_id)), isolation_level=None,
+                                   check_same_thread=False, timeout=5.0)
+            self._poll_conns[table_id] = conn
+        version = conn.execute("PRAGMA data_version").fetchone()[0]
+        mark = self._poll_marks.get(table_id)
+        if mark is None or mark[0] != version:
+            mark = self._poll_marks[table_id] = (version, _last_packet(conn))
+        return mark[1]
 
     def _forget_poll(self, table_id: int) -> None:
         """Close the poller's connection to a table (hold ``_poll_lock``)."""

@@ -23,7 +23,7 @@ from framework.table import ActionContext, Table
 from framework.web import site
 from framework.web.auth import current_account
 from framework.web.language import current_language, translator_for
-from framework.web.play import ensure_studio, game_of, parse_int, table_info, viewer
+from framework.web.play import catalog_of, ensure_studio, game_of, parse_int, table_info, viewer
 
 bp = Blueprint("studio", __name__)
 
@@ -261,7 +261,8 @@ def report_bug(table_id: int) -> Any:
         raise UserError("Say what went wrong", "empty_report")
     pid = viewer(info)
     snap = snapshot(rt, table_id)
-    events = rt.events(table_id, pid, 0, translator_for(current_language(), info.game), limit=100_000)
+    events = rt.events(table_id, pid, 0, translator_for(current_language(), catalog_of(rt.game_for(info))),
+                       limit=100_000)
     with rt.read(table_id) as table:
         state_name = table.gamestate.state().name
     with Session(rt.platform) as s, s.begin():
