@@ -484,7 +484,7 @@ class LoadRun:
 
     def may_act(self, table_id: int) -> bool:
         if self.max_per_table is not None and self.per_table.get(table_id, 0) >= self.max_per_table:
-            self.table_over(table_id)
+            self.table_over(table_id, finished=False)  # played enough, not to its end
             return False
         return True
 
@@ -493,11 +493,13 @@ class LoadRun:
         if self.max_actions is not None and self.stats.actions >= self.max_actions:
             self.stop.set()
 
-    def table_over(self, table_id: int) -> None:
+    def table_over(self, table_id: int, finished: bool = True) -> None:
+        """The bots leave the table: its game ended (``finished``) or the run asks no more."""
         event = self._finished.get(table_id)
         if event is not None and not event.is_set():
             event.set()
-            self.stats.games_finished += 1
+            if finished:
+                self.stats.games_finished += 1
 
     async def _slot(self) -> None:
         while self.queue and not self.stop.is_set():
@@ -507,7 +509,8 @@ class LoadRun:
             self.bots += bots
             tasks = [asyncio.create_task(bot.play()) for bot in bots]
             waiters = [asyncio.create_task(finished.wait()), asyncio.create_task(self.stop.wait())]
-            await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+            # A bot that fails ends its table too (its error is counted below).
+            await asyncio.wait([*waiters, *tasks], return_when=asyncio.FIRST_COMPLETED)
             for waiter in waiters:
                 waiter.cancel()
             for bot in bots:
@@ -518,7 +521,9 @@ class LoadRun:
             # the streams end at their next event or keep-alive; do not wait for them
             for task in tasks:
                 task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            for outcome in await asyncio.gather(*tasks, return_exceptions=True):
+                if isinstance(outcome, Exception):  # a cancelled task is not an Exception
+                    self.stats.error(f"bot {type(outcome).__name__}")
             for bot in bots:
                 bot.http.close()
 

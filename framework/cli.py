@@ -81,12 +81,15 @@ def site_of(ctx: click.Context) -> Site:
 @click.option("--debug/--no-debug", default=False)
 @click.option("--production", is_flag=True,
               help="gunicorn with gevent workers on one port (pip install -e '.[server]').")
-@click.option("--workers", type=int, default=None, help="With --production: worker processes.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="With --production: worker processes.")
 @click.pass_context
 @guarded
 def serve(ctx: click.Context, host: str, port: int, debug: bool, production: bool,
           workers: int | None) -> None:
     """Start the local studio in the browser (or, with --production, the production server)."""
+    if workers is not None and not production:
+        raise click.UsageError("--workers needs --production (the studio is one process)")
     if production:
         from framework.server import DEFAULT_WORKERS, serve_production
 

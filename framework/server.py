@@ -2,11 +2,13 @@
 
 The master migrates the platform database once, then forks the workers; each worker builds
 its own app (its own connections, its own cross-worker listener, ``framework.notify``).
-No state lives in a worker, so any worker can take any request. The same as
+No state lives in a worker, so any worker can take any request. Like
 
     gunicorn -k gevent -w 4 -b 127.0.0.1:8000 'framework.web:create_app()'
 
-with ``ARENA_INSTANCE`` and ``ARENA_DATABASE_URL`` in the environment.
+with ``ARENA_INSTANCE`` and ``ARENA_DATABASE_URL`` in the environment, except that there
+each worker migrates the platform database in turn, and that ``serve_production`` sets its
+own keepalive, timeouts and connections per worker (``settings`` below).
 """
 
 from __future__ import annotations
@@ -76,6 +78,7 @@ def serve_production(instance: Path, host: str = "127.0.0.1", port: int = 8000,
         ConfigError: gunicorn or gevent is missing (``pip install 'arena[server]'``).
     """
     try:
+        import gevent  # noqa: F401 (the workers' class)
         from gunicorn.app.base import BaseApplication
     except ImportError as exc:
         from framework.errors import ConfigError

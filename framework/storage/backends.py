@@ -133,13 +133,16 @@ def scratch_site_url(database_url: str, tag: str) -> str:
         url = url.set(drivername="mysql+pymysql", database=f"{url.database or 'arena'}_{tag}")
     else:
         raise ConfigError(f"not a database server: {url.drivername}")
-    return url.render_as_string(hide_password=False)
+    # The mark ``drop_site`` asks for: only a throw-away site can be dropped.
+    return url.update_query_dict({"arena_scratch": "1"}).render_as_string(hide_password=False)
 
 
 def drop_site(database_url: str) -> None:
     """Drop every schema or database of the site at ``database_url`` (its platform too):
     for throw-away sites only (benchmarks, tests)."""
     url, ours = _arena_params(make_url(database_url))
+    if ours.get("arena_scratch") != "1":
+        raise ConfigError("refusing to drop a site that scratch_site_url did not make")
     if url.drivername in POSTGRES_SCHEMES:
         import psycopg
 

@@ -115,3 +115,21 @@ def test_bench_server_prints_json(arena) -> None:  # type: ignore[no-untyped-def
     assert figures["actions"] >= 60 and figures["errors"] == 0 and figures["backend"] == "sqlite"
     assert figures["p50_ms"] <= figures["p99_ms"]
     assert figures["client_cpu_ms_per_action"] > 0 and figures["server_cpu_ms_per_action"] > 0
+
+
+def test_serve_refuses_workers_without_production(arena) -> None:  # type: ignore[no-untyped-def]
+    result = arena("serve", "--workers", "3")
+    assert result.exit_code == 2 and "--workers needs --production" in result.output
+    zero = arena("serve", "--production", "--workers", "0")
+    assert zero.exit_code == 2 and "--workers" in zero.output
+
+
+def test_only_a_scratch_site_can_be_dropped() -> None:
+    from framework.errors import ConfigError
+    from framework.storage.backends import drop_site, scratch_site_url
+
+    for real in ("mysql+pymysql://root@127.0.0.1:3306/arena",
+                 "postgresql+psycopg://postgres@127.0.0.1:5432/postgres?arena_prefix=live_"):
+        with pytest.raises(ConfigError, match="did not make"):
+            drop_site(real)  # refused before any connection is made
+        assert "arena_scratch=1" in scratch_site_url(real, "bench1")

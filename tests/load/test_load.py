@@ -14,7 +14,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -24,6 +23,7 @@ from framework.bench_server import (
     HttpConnection,
     LoadRun,
     Response,
+    ServerProcess,
     check_gamelogs,
     create_tables,
     free_port,
@@ -177,35 +177,18 @@ def test_arena_serve_production_runs_several_workers_on_one_port(tmp_path: Path)
     port = free_port()
     env = {**os.environ, "ARENA_INSTANCE": str(tmp_path / "instance")}
     env.pop("ARENA_DATABASE_URL", None)
-    proc = subprocess.Popen([sys.executable, "-c", "from framework.cli import main; main()", "serve", "--production",
-                             "--workers", "3", "--port", str(port)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    log_path = tmp_path / "serve.log"
+    with open(log_path, "wb") as log_file:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", "from framework.cli import main; main()", "serve", "--production",
+             "--workers", "3", "--port", str(port)], env=env,
+            stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True)
+    server = ServerProcess(proc, "127.0.0.1", port, log_path)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as answer:
-                    assert answer.status == 200
-                    break
-            except OSError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise AssertionError("arena serve --production did not start: "
-                                         + (proc.stderr.read().decode() if proc.stderr and proc.poll() is not None else "")) from None
-                time.sleep(0.2)
-        children = [p for p in Path("/proc").iterdir() if p.name.isdigit()
-                    and _parent(p) == proc.pid]
-        assert len(children) == 3
+        server.wait_ready(60, workers=3)  # says the log when it does not start
+        assert len(server.worker_pids()) == 3
     finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-
-
-def _parent(proc_dir: Path) -> int:
-    try:
-        stat = (proc_dir / "stat").read_text()
-    except OSError:
-        return -1
-    return int(stat[stat.rfind(")") + 2:].split()[1])
+        server.stop()
 
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")

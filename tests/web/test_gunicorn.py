@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -14,40 +13,29 @@ from pathlib import Path
 
 import pytest
 
+from framework.bench_server import ServerProcess, free_port
 from framework.site import Site
 
 pytest.importorskip("gunicorn")
 pytest.importorskip("gevent")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_sse_under_gunicorn_gevent_workers(tmp_path: Path) -> None:
     instance = tmp_path / "instance"
     site = Site.open(instance)
     table_id = site.runtime.create_table("belote", 4, seed=11)
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "ARENA_INSTANCE": str(instance)}
-    server = subprocess.Popen(
-        # a short graceful timeout: a closed stream is only noticed at its next write
-        [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", "2", "-b", f"127.0.0.1:{port}",
-         "--graceful-timeout", "3", "framework.web:create_app()"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
+    log_path = tmp_path / "gunicorn.log"
+    with open(log_path, "wb") as log_file:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", "2", "-b", f"127.0.0.1:{port}",
+             "framework.web:create_app()"], env=env, stdout=log_file, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    server = ServerProcess(proc, "127.0.0.1", port, log_path)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as r:
-                    assert r.status == 200
-                    break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise AssertionError("gunicorn did not start") from None
-                time.sleep(0.3)
+        server.wait_ready(60, workers=2)
         data = site.runtime.get_data(table_id, None)
         active, last = data["gamestate"]["active_player"], data["notifications"]["last_packet_id"]
         stream = urllib.request.urlopen(urllib.request.Request(
@@ -65,6 +53,5 @@ def test_sse_under_gunicorn_gevent_workers(tmp_path: Path) -> None:
         assert [e["id"] for e in seen][0] == last + 1
         assert any(e["type"] == "bid" and "passes" in str(e["log"]) for e in seen)
     finally:
-        server.terminate()
-        server.wait(timeout=20)
+        server.stop()  # quick shutdown: gunicorn does not wait for the open event streams
         site.close()
