@@ -3,26 +3,25 @@ applied to the live table and to all its copies (``zz_replayN_``, ``zz_savepoint
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, cast
 
 import sqlalchemy as sa
 from alembic.operations import Operations
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy.pool import StaticPool
 
-from framework.releases.schema import definition
+from framework.releases.schema import definition, remember
 from framework.storage.base import COPY_PREFIXES, TableConnection
 
 _URLS = {"sqlite": "sqlite://", "postgresql": "postgresql+psycopg://", "mysql": "mysql+pymysql://"}
-_DIALECTS: dict[str, sa.Dialect] = {}
 # SQLite schema definitions whose copies were found in step with the live tables (bounded).
-_IN_STEP: set[Hashable] = set()
+_IN_STEP: dict[Hashable, None] = {}
 _IN_STEP_MAX = 32
 # (operation, table, its sqlite_master rows) -> the statements Alembic ran for that rebuild.
 _REBUILDS: dict[Hashable, tuple[str, ...]] = {}
 _REBUILDS_MAX = 64
-_READS = {"PRAGMA", "SELECT"}
 _CHANGES = {"CREATE", "INSERT", "DROP", "ALTER", "UPDATE", "DELETE"}
 
 
@@ -30,14 +29,43 @@ def _first_word(sql: str) -> str:
     return sql.lstrip().split(None, 1)[0].upper() if sql.strip() else ""
 
 
+def _replayable(executed: list[str]) -> bool:
+    """Whether a recorded rebuild can be replayed as it is: reads, and changes each seen
+    once (SQLite's trace repeats a statement whose trigger or foreign-key action ran); no
+    PRAGMA that sets something."""
+    seen: set[str] = set()
+    for sql in executed:
+        word = _first_word(sql)
+        if word == "SELECT" or (word == "PRAGMA" and "=" not in sql):
+            continue
+        if word not in _CHANGES or sql in seen:
+            return False
+        seen.add(sql)
+    return True
+
+
+@functools.cache
 def sql_dialect(name: str) -> sa.Dialect:
     """SQLAlchemy's dialect for compiling DDL (one per backend: making one costs ~0.1 ms)."""
-    if name not in _DIALECTS:
-        from sqlalchemy.dialects import mysql, postgresql, sqlite
+    from sqlalchemy.dialects import mysql, postgresql, sqlite
 
-        _DIALECTS[name] = {"sqlite": sqlite.dialect, "postgresql": postgresql.dialect,
-                           "mysql": mysql.dialect}[name]()
-    return _DIALECTS[name]
+    return {"sqlite": sqlite.dialect, "postgresql": postgresql.dialect, "mysql": mysql.dialect}[name]()
+
+
+def _operation_key(name: str, column: str, kw: dict[str, Any]) -> Hashable | None:
+    """A batch operation as SQLite would receive it (types compiled), or None when an
+    argument has no such form (then the rebuild is not recorded)."""
+    parts: list[Any] = [name, column]
+    for key in sorted(kw):
+        value = kw[key]
+        if isinstance(value, type) and issubclass(value, sa.types.TypeEngine):
+            value = value()
+        if isinstance(value, sa.types.TypeEngine):
+            value = value.compile(dialect=sql_dialect("sqlite"))
+        elif not (value is None or isinstance(value, str | int | float | bool)):
+            return None
+        parts.append((key, value))
+    return tuple(parts)
 
 
 class OwnedTransaction:
@@ -101,44 +129,50 @@ class TableMigrator:
     def _batch(self, table: str) -> Any:
         return self.ops.batch_alter_table(table, recreate="auto")
 
-    def _rebuild(self, table: str, operation: str, apply: Callable[[Any], None]) -> None:
-        """One batch operation (Alembic rebuilds the table on SQLite).
+    def _rebuild_all(self, table: str, operation: Hashable | None, apply: Callable[[Any], None]) -> None:
+        """One batch operation on the live table and its copies (Alembic rebuilds each on
+        SQLite).
 
-        Every table of a game at one release has the same schema, and Alembic's statements
-        for a rebuild depend only on that schema and the operation: on SQLite they are
-        recorded for the first table and replayed on the next ones with the same definition
-        (``sqlite_master``), which skips Alembic's reflection and SQL compilation.
+        Alembic's statements for a rebuild depend only on the table's definition and the
+        operation: on SQLite they are recorded for the first table and replayed on the next
+        ones with the same ``sqlite_master`` rows (tables of one release mostly share them),
+        which skips Alembic's reflection and SQL compilation.
         """
-        if self.db.dialect != "sqlite":
-            with self._batch(table) as batch:
-                apply(batch)
+        rows = cast("tuple[tuple[Any, ...], ...] | None", definition(self.db))
+        if rows is None:  # not SQLite: Alembic each time
+            for name in self._targets(table):
+                with self._batch(name) as batch:
+                    apply(batch)
             return
-        key = None if " at 0x" in operation else (operation, table, self._definition_of(table))
-        recorded = _REBUILDS.get(key) if key is not None else None
-        if recorded is not None:
-            for sql in recorded:
-                self.db.execute(sql)
-            return
+        # Rebuilding one target changes only the rows of that target: read them once.
+        by_table: dict[str, tuple[Any, ...]] = {}
+        for row in rows:
+            by_table[row[2]] = (*by_table.get(row[2], ()), row)
+        for name in [table, *(p + table for p in COPY_PREFIXES)]:
+            if name not in by_table:
+                continue
+            key = None if operation is None else (operation, name, by_table[name])
+            recorded = _REBUILDS.get(key) if key is not None else None
+            if recorded is not None:
+                for sql in recorded:
+                    self.db.execute(sql)
+                continue
+            executed = self._traced(name, apply)
+            if key is not None and _replayable(executed):
+                remember(_REBUILDS, key, tuple(sql for sql in executed if _first_word(sql) in _CHANGES),
+                         _REBUILDS_MAX)
+
+    def _traced(self, name: str, apply: Callable[[Any], None]) -> list[str]:
+        """Alembic's batch operation on ``name``, and every statement SQLite ran for it."""
         raw = self.db.dbapi_connection()
         executed: list[str] = []
         raw.set_trace_callback(executed.append)
         try:
-            with self._batch(table) as batch:
+            with self._batch(name) as batch:
                 apply(batch)
         finally:
             raw.set_trace_callback(None)
-        changes = tuple(sql for sql in executed if _first_word(sql) not in _READS)
-        if key is not None and all(_first_word(sql) in _CHANGES for sql in changes):
-            if len(_REBUILDS) >= _REBUILDS_MAX:
-                _REBUILDS.clear()
-            _REBUILDS[key] = changes
-
-    def _definition_of(self, table: str) -> tuple[tuple[Any, ...], ...]:
-        """The ``sqlite_master`` rows of a table: itself, its indexes and triggers."""
-        rows = self.db.execute(
-            "SELECT type, name, sql FROM sqlite_master WHERE tbl_name = ? ORDER BY type, name", (table,)
-        ).rows
-        return tuple((r["type"], r["name"], r["sql"]) for r in rows)
+        return executed
 
     def add_column(self, table: str, column: sa.Column[Any]) -> None:
         # Plain DDL compiled by SQLAlchemy: Alembic's machinery is not needed to add a column.
@@ -149,15 +183,14 @@ class TableMigrator:
         self.changed.append(f"add column {table}.{column.name}")
 
     def drop_column(self, table: str, column: str) -> None:
-        for name in self._targets(table):
-            self._rebuild(name, f"drop_column {column!r}", lambda batch: batch.drop_column(column))
+        self._rebuild_all(table, _operation_key("drop_column", column, {}),
+                          lambda batch: batch.drop_column(column))
         self.changed.append(f"drop column {table}.{column}")
 
     def alter_column(self, table: str, column: str, **kw: Any) -> None:
         """Alembic's ``alter_column`` (type_, nullable, server_default, new_column_name...)."""
-        operation = f"alter_column {column!r} {sorted(kw.items(), key=lambda item: item[0])!r}"
-        for name in self._targets(table):
-            self._rebuild(name, operation, lambda batch: batch.alter_column(column, **kw))
+        self._rebuild_all(table, _operation_key("alter_column", column, kw),
+                          lambda batch: batch.alter_column(column, **kw))
         self.changed.append(f"alter column {table}.{column}")
 
     def create_table(self, table: str, *columns: sa.Column[Any], **kw: Any) -> None:
@@ -202,9 +235,7 @@ def sync_copies(db: TableConnection, known_definition: Hashable | None = None) -
         return []
     changed = _sync_copies(db)
     if key is not None and not changed:
-        if len(_IN_STEP) >= _IN_STEP_MAX:
-            _IN_STEP.clear()
-        _IN_STEP.add(key)
+        remember(_IN_STEP, key, None, _IN_STEP_MAX)
     return changed
 
 

@@ -15,6 +15,14 @@ _REFLECTED: dict[Hashable, Schema] = {}
 _REFLECTED_MAX = 32
 
 
+def remember(cache: dict[Hashable, Any], key: Hashable, value: Any, limit: int) -> None:
+    """Keep ``value`` under ``key``, forgetting the oldest entry beyond ``limit`` (a run that
+    meets more keys than that still keeps the recent ones). Safe when threads race."""
+    if len(cache) >= limit:
+        cache.pop(next(iter(cache), None), None)
+    cache[key] = value
+
+
 def sqlite_affinity(declared: str) -> str:
     """SQLite's type affinity of a declared type (the only typing SQLite enforces).
 
@@ -72,9 +80,7 @@ def reflect(db: TableConnection, known_definition: Hashable | None = None) -> Sc
     cached = _REFLECTED.get(key)
     if cached is None:
         cached = _reflect_sqlite(db)
-        if len(_REFLECTED) >= _REFLECTED_MAX:
-            _REFLECTED.clear()
-        _REFLECTED[key] = cached
+        remember(_REFLECTED, key, cached, _REFLECTED_MAX)
     return _copy(cached)
 
 

@@ -101,3 +101,20 @@ def test_a_rebuild_is_replayed_on_tables_of_the_same_schema_only(tmp_path: Path)
         assert rows[3]["zz_savepoint_player"] == [{"player_id": 7, "player_score": 3, "player_luck": 5}]
     finally:
         store.close()
+
+
+def test_what_a_recorded_rebuild_may_hold() -> None:
+    """Only rebuilds SQLite would receive the same way again are recorded."""
+    import sqlalchemy as sa
+
+    from framework.releases.migrate import _operation_key, _replayable
+
+    assert _operation_key("alter_column", "c", {"type_": sa.BigInteger, "nullable": False}) == \
+        _operation_key("alter_column", "c", {"nullable": False, "type_": sa.BigInteger()})
+    assert _operation_key("alter_column", "c", {"server_default": sa.text("1")}) is None
+    plain = ["PRAGMA main.table_info(\"t\")", "SELECT sql FROM sqlite_master", "CREATE TABLE _tmp (a INTEGER)",
+             "INSERT INTO _tmp (a) SELECT a FROM t", "DROP TABLE t", "ALTER TABLE _tmp RENAME TO t"]
+    assert _replayable(plain)
+    assert not _replayable([*plain, "INSERT INTO _tmp (a) SELECT a FROM t"])  # a trigger ran it again
+    assert not _replayable(["PRAGMA foreign_keys=OFF", *plain])  # a setting the replay would skip
+    assert not _replayable([*plain, "VACUUM"])
