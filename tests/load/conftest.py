@@ -67,3 +67,17 @@ def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         site.close()
         for _ in urls:  # drops the databases of the run
             pass
+
+
+def new_fault_table(site: Site, players: int = 2) -> tuple[int, list[int]]:
+    """A table of the fault game; its id and its players in seat order."""
+    table_id = site.runtime.create_table("faultgame", players, seed=1)
+    data = site.runtime.get_data(table_id, None)
+    return table_id, [int(p) for p in data["playerorder"]]
+
+
+def step_kinds(site: Site, table_id: int) -> list[str]:
+    """The kind of every step the fault game recorded, in order."""
+    with site.store.connect(table_id, write=False) as db:
+        q = '"' if db.dialect == "postgresql" else "`"
+        return [r["step_kind"] for r in db.execute(f"SELECT step_kind FROM {q}step{q} ORDER BY step_id").rows]

@@ -21,18 +21,7 @@ from framework.errors import StorageUnavailableError
 from framework.site import Site
 from framework.testing import GameHarness
 from framework.web import create_app
-from tests.load.conftest import Served, load_registry
-
-
-def new_table(site: Site) -> tuple[int, int]:
-    table_id = site.runtime.create_table("faultgame", 2, seed=1)
-    return table_id, int(site.runtime.get_data(table_id, None)["playerorder"][0])
-
-
-def steps(site: Site, table_id: int) -> list[str]:
-    with site.store.connect(table_id, write=False) as db:
-        q = '"' if db.dialect == "postgresql" else "`"
-        return [r["step_kind"] for r in db.execute(f"SELECT step_kind FROM {q}step{q} ORDER BY step_id").rows]
+from tests.load.conftest import Served, load_registry, new_fault_table, step_kinds
 
 
 async def csrf(conn: HttpConnection, table_id: int, player: int) -> str:
@@ -61,7 +50,7 @@ async def wait_for(path: Path, timeout: float = 30) -> int:
 
 def test_a_worker_killed_in_the_middle_of_an_action(served: Served) -> None:
     site = served.site
-    table_id, a = new_table(site)
+    table_id, (a, _) = new_fault_table(site)
     move = site.runtime.get_data(table_id, a)["move"]
     served.pid_file.unlink(missing_ok=True)
 
@@ -86,7 +75,7 @@ def test_a_worker_killed_in_the_middle_of_an_action(served: Served) -> None:
     first, retried = asyncio.run(go())
     assert not isinstance(first, Response), "the killed worker answered"
     assert retried.status == 200, retried.body
-    assert steps(site, table_id) == ["slow"]  # applied once: the killed attempt left nothing
+    assert step_kinds(site, table_id) == ["slow"]  # applied once: the killed attempt left nothing
     assert site.runtime.get_data(table_id, a)["move"] == move + 1
     assert len(served.server.worker_pids()) >= 1
 
@@ -136,7 +125,7 @@ def test_the_database_connection_dropped_mid_transaction(served: Served) -> None
     site = served.site
     if site.store.dialect == "sqlite":
         pytest.skip("an SQLite table has no connection to drop")
-    table_id, a = new_table(site)
+    table_id, (a, _) = new_fault_table(site)
     move = site.runtime.get_data(table_id, a)["move"]
     served.pid_file.unlink(missing_ok=True)
 
@@ -156,12 +145,12 @@ def test_the_database_connection_dropped_mid_transaction(served: Served) -> None
     assert first.json()["error"]["code"] == "storage_unavailable"
     assert int(first.headers["retry-after"]) > 0
     assert retried.status == 200, retried.body
-    assert steps(site, table_id) == ["slow"]
+    assert step_kinds(site, table_id) == ["slow"]
 
 
 def test_an_exception_in_game_code_changes_nothing(served: Served) -> None:
     site = served.site
-    table_id, a = new_table(site)
+    table_id, (a, _) = new_fault_table(site)
     move = site.runtime.get_data(table_id, a)["move"]
 
     async def go() -> tuple[Response, Response]:
@@ -176,7 +165,7 @@ def test_an_exception_in_game_code_changes_nothing(served: Served) -> None:
     assert crashed.status == 500 and crashed.json()["error"]["code"] == "game_error"
     assert "error log" in crashed.json()["error"]["message"]
     assert stepped.status == 200
-    assert steps(site, table_id) == ["step"]  # the crash's own write was rolled back
+    assert step_kinds(site, table_id) == ["step"]  # the crash's own write was rolled back
     errors = site.runtime.errors(table_id)
     assert errors and "fails on purpose" in errors[-1]["traceback"]
 
@@ -188,15 +177,10 @@ def harness(tmp_path: Path) -> Any:
         yield h
 
 
-def _raw(h: GameHarness, table_id: int) -> sqlite3.Connection:
-    conn: Any = h.site.store._checkout(table_id)  # type: ignore[attr-defined]
-    return conn.raw  # type: ignore[no-any-return]
-
-
 def test_a_full_disk_applies_nothing_and_says_so(harness: GameHarness) -> None:
     t = harness.create_table(players=2)
     a = t.active_player
-    raw = _raw(harness, t.id)
+    raw = _raw_for(harness.site, t.id)
     pages = raw.execute("PRAGMA page_count").fetchone()[0]
     raw.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full from now on
     refused = None
@@ -220,7 +204,7 @@ def test_a_read_only_table_file_applies_nothing_and_answers_503(harness: GameHar
     t = harness.create_table(players=2)
     a = t.active_player
     before = t.snapshot()
-    raw = _raw(harness, t.id)
+    raw = _raw_for(harness.site, t.id)
     raw.execute("PRAGMA query_only = 1")  # writes refused as for a read-only file
     with pytest.raises(StorageUnavailableError) as caught:
         t.act(a, "step")

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from sqlalchemy.orm import Session
 from werkzeug.security import generate_password_hash
 
+from framework.bench_server import check_gamelogs
 from framework.platform.models import Player
 from framework.releases.builds import build
 from framework.releases.deploy import deploy
@@ -168,9 +169,7 @@ def _private_ids(site: Site, table_id: int, player: int | None) -> set[int]:
 def _check_table(site: Site, table_id: int) -> None:
     with site.store.connect(table_id, write=False) as db:
         assert db.execute("SELECT COUNT(*) AS n FROM card").rows[0]["n"] == 32
-        ids = [int(r["i"]) for r in db.execute(
-            "SELECT gamelog_packet_id AS i FROM gamelog ORDER BY gamelog_packet_id").rows]
-    assert ids == list(range(1, len(ids) + 1))
+    assert check_gamelogs(site, [table_id]) == []  # ids 1..n, no gap
     hands = _hands(site, table_id)
     held = [card for hand in hands.values() for card in hand]
     assert len(held) == len(set(held))  # no card in two hands
