@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from framework.bench import BENCH_GAME, percentile, scaffold_registry
 from framework.registry import GameRegistry
 from framework.site import Site
 
@@ -208,13 +209,10 @@ class HttpConnection:
             return await reader.readexactly(int(head["content-length"]))
         if head.get("transfer-encoding", "").lower() == "chunked":
             out = bytearray()
-            while True:
-                size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
-                if size == 0:
-                    await reader.readuntil(b"\r\n")
-                    return bytes(out)
-                out += await reader.readexactly(size)
-                await reader.readexactly(2)
+            while chunk := await _read_chunk(reader):
+                out += chunk
+            await reader.readuntil(b"\r\n")  # after the last chunk
+            return bytes(out)
         return await reader.read()
 
     async def stream(self, path: str, headers: dict[str, str],
@@ -232,11 +230,10 @@ class HttpConnection:
             buffer = ""
             while not stop.is_set():
                 if chunked:
-                    size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
-                    if size == 0:
+                    data = await _read_chunk(reader)
+                    if not data:
                         return status
-                    data = await reader.readexactly(size + 2)
-                    buffer += data[:-2].decode()
+                    buffer += data.decode()
                 else:
                     data = await reader.read(65536)
                     if not data:
@@ -265,6 +262,15 @@ class HttpConnection:
         if self.writer is not None:
             self.writer.close()
         self.reader = self.writer = None
+
+
+async def _read_chunk(reader: asyncio.StreamReader) -> bytes:
+    """One chunk of a chunked body (empty: the last one)."""
+    size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
+    if size == 0:
+        return b""
+    data = await reader.readexactly(size + 2)
+    return data[:-2]
 
 
 # ---------------------------------------------------------------------------------- players
@@ -312,7 +318,7 @@ def belote_policy(view: View, me: int, rng: random.Random) -> tuple[str, dict[st
     return None
 
 
-POLICIES: dict[str, Policy] = {"benchgame": scaffold_policy, "belote": belote_policy}
+POLICIES: dict[str, Policy] = {BENCH_GAME: scaffold_policy, "belote": belote_policy}
 
 
 @dataclass
@@ -550,13 +556,6 @@ class LoadRun:
         return out
 
 
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, int(round(q * len(ordered))) - 1))]
-
-
 def summary(run: LoadRun, seconds: float) -> dict[str, Any]:
     lat = run.stats.latencies
     notify = run.notify_latencies()
@@ -606,8 +605,7 @@ def create_tables(site: Site, game: str, count: int, players: int, options: dict
 
 
 def bench_server(tables: int = 20, workers: int = 2, database_url: str | None = None,
-                 actions: int = 20000, seconds: float = 60.0, game: str = "benchgame",
-                 keep: bool = False) -> dict[str, Any]:
+                 actions: int = 20000, seconds: float = 60.0, game: str = BENCH_GAME) -> dict[str, Any]:
     """Start the server with ``workers`` gevent workers, play ``tables`` tables at once with
     bots over HTTP, and measure; one JSON-able dict (see the README)."""
     import uuid
@@ -619,14 +617,12 @@ def bench_server(tables: int = 20, workers: int = 2, database_url: str | None = 
     try:
         return _bench_server(tables, workers, server_url, actions, seconds, game)
     finally:
-        if server_url and not keep:
+        if server_url:
             drop_site(server_url)
 
 
 def _bench_server(tables: int, workers: int, database_url: str | None, actions: int, seconds: float,
                   game: str) -> dict[str, Any]:
-    from framework.bench import BENCH_GAME, scaffold_registry
-
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
         root = Path(tmp)
         instance = root / "instance"

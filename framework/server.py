@@ -135,7 +135,9 @@ def main() -> None:
     import sys
 
     host, port, workers = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    serve_production(Path(os.environ.get("ARENA_INSTANCE", "instance")), host, port, workers,
+    from framework.site import default_instance_path
+
+    serve_production(default_instance_path(), host, port, workers,
                      os.environ.get("ARENA_DATABASE_URL") or None)
 
 
