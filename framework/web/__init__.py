@@ -16,6 +16,7 @@ from typing import Any
 from flask import Flask, current_app, g, jsonify, render_template, request
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import IntegerConverter
 
 from framework.errors import ArenaError, BlockedError, UserError
 from framework.site import Site, default_instance_path
@@ -38,6 +39,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """
     app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=str(STATIC),
                 static_url_path="/static/arena", instance_relative_config=False)
+    app.url_map.converters["int"] = _IdConverter
     app.config.from_mapping(
         ARENA_INSTANCE=str(default_instance_path()),
         SSE_KEEPALIVE=15.0, SSE_POLL=1.0, SSE_MAX_SECONDS=600.0,
@@ -75,6 +77,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.register_blueprint(module.bp)
     _register_error_handlers(app)
     return app
+
+
+class _IdConverter(IntegerConverter):
+    """``<int:...>`` in every route: a number a database id can be. A larger one matches no
+    route (404) instead of overflowing the database driver."""
+
+    def __init__(self, url_map: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max", 2**62)
+        super().__init__(url_map, *args, **kwargs)
 
 
 class _SessionInterface(SecureCookieSessionInterface):

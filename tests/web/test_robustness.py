@@ -18,10 +18,11 @@ def _urls(app: Flask, table_id: int) -> list[tuple[str, str]]:
         if rule.endpoint == "static":
             continue
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
-            for fill in (str(table_id), "999999"):
+            # a known table, an unknown id, and one no database column can hold
+            for fill in (str(table_id), "999999", str(2**63)):
                 url = rule.rule
                 url = re.sub(r"<int:table_id>", fill, url)
-                url = re.sub(r"<int:[a-z_]+>", "999999" if fill == "999999" else "1", url)
+                url = re.sub(r"<int:[a-z_]+>", "1" if fill == str(table_id) else fill, url)
                 url = re.sub(r"<path:[a-z_]+>", "../../etc/passwd", url)
                 url = re.sub(r"<[a-z_:]+>", "zz%00<script>", url)
                 out.append((method, url))
