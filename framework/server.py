@@ -23,13 +23,16 @@ DEFAULT_WORKERS = max(2, os.cpu_count() or 2)
 def registry_from_env() -> Any:
     """The games of this site, plus those in ``ARENA_EXTRA_GAMES`` (folders of game folders,
     separated by ``:``; the benchmarks use it for a scaffolded game)."""
+    extra = [Path(p) for p in os.environ.get("ARENA_EXTRA_GAMES", "").split(":") if p]
+    return registry_with(extra) if extra else None
+
+
+def registry_with(folders: list[Path]) -> Any:
+    """The installed games plus every game folder found in ``folders``."""
     from framework.registry import GameRegistry, load_game_from_directory
 
-    extra = [Path(p) for p in os.environ.get("ARENA_EXTRA_GAMES", "").split(":") if p]
-    if not extra:
-        return None
     registry = GameRegistry()
-    for folder in extra:
+    for folder in folders:
         for game in sorted(p for p in folder.iterdir() if (p / "__init__.py").exists()):
             registry.add_definition(load_game_from_directory(game, f"arena_extra_{game.name}"))
     return registry

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from framework.bench_server import HttpConnection, Response, ServerProcess
-from framework.registry import GameRegistry, load_game_from_directory
+from framework.registry import GameRegistry
+from framework.server import registry_with
 from framework.site import Site
 from tests.backends import BACKENDS, PostgresRun, require, server_site_url
 
@@ -21,10 +22,9 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 def load_registry() -> GameRegistry:
-    """The installed games (Belote) and the fault game."""
-    registry = GameRegistry()
-    registry.add_definition(load_game_from_directory(FIXTURES / "faultgame", "arena_load_faultgame"))
-    return registry
+    """The installed games (Belote) and the fault game, as the server loads them
+    (``ARENA_EXTRA_GAMES``)."""
+    return registry_with([FIXTURES])  # type: ignore[no-any-return]
 
 
 @dataclass
