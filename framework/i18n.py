@@ -302,8 +302,16 @@ def catalog_dir(game: str | os.PathLike[str] | None) -> Path:
     if game is None or game == FRAMEWORK:
         return FRAMEWORK_DIR / "translations"
     if isinstance(game, os.PathLike):
-        return Path(game).resolve() / "translations"
+        path = os.fspath(game)
+        return (_resolved(path) if os.path.isabs(path) else Path(path).resolve()) / "translations"
     return game_directory(game) / "translations"
+
+
+@functools.lru_cache(maxsize=1024)
+def _resolved(path: str) -> Path:
+    """``Path(path).resolve()`` of an absolute path, once (a table's catalog is looked up
+    on every request)."""
+    return Path(path).resolve()
 
 
 def po_path(directory: Path, lang: str) -> Path:
@@ -510,10 +518,17 @@ def negotiate_language(accept_language: str | None, saved: str | None = None) ->
     >>> negotiate_language("fr-CA", saved="hu")
     'hu'
     """
+    return _negotiate(accept_language or "", saved or "")
+
+
+@functools.lru_cache(maxsize=4096)
+def _negotiate(accept_language: str, saved: str) -> str:
+    """``negotiate_language``, once per (header, saved choice): browsers send the same
+    header on every request."""
     saved_base = _base_language(saved)
     if saved_base in SUPPORTED_LANGUAGES:
         return saved_base
-    for tag, _q in _parse_accept_language(accept_language or ""):
+    for tag, _q in _parse_accept_language(accept_language):
         if tag == "*":
             return SOURCE_LANGUAGE
         base = _base_language(tag)

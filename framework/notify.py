@@ -38,6 +38,7 @@ class Notifier:
         self.interval = interval if interval is not None else float(env) if env else default
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
+        self._alive = False  # the thread runs (set before it starts, cleared as it ends)
         self._pid: int | None = None
         self._stop = threading.Event()
         self._ready = threading.Event()
@@ -49,21 +50,28 @@ class Notifier:
         return "listen" if self.store.dialect == "postgresql" else "poll"
 
     def ensure_running(self) -> None:
-        """Start the listener thread once per process (again in a forked child)."""
-        if self._thread is not None and self._pid == os.getpid() and self._thread.is_alive():
+        """Start the listener thread once per process (again in a forked child). Called
+        before every wait: a flag, not ``Thread.is_alive`` (a lock under gevent)."""
+        if self._alive and self._pid == os.getpid():
             return
         with self._lock:
-            if self._thread is not None and self._pid == os.getpid() and self._thread.is_alive():
+            if self._alive and self._pid == os.getpid():
                 return
             self._stop = threading.Event()
             self._ready = threading.Event()
             self._pid = os.getpid()
-            target = self._listen if self.mode == "listen" else self._poll
-            self._thread = threading.Thread(target=target, name=f"arena-notify-{self.mode}", daemon=True)
+            self._alive = True
+            self._thread = threading.Thread(target=self._run, name=f"arena-notify-{self.mode}", daemon=True)
             self._thread.start()
         # The first stream waits until the listener listens: a commit made after this returns
         # is heard (one made before is in the log the stream has just read, or woken below).
         self._ready.wait(5)
+
+    def _run(self) -> None:
+        try:
+            (self._listen if self.mode == "listen" else self._poll)()
+        finally:
+            self._alive = False
 
     def stop(self) -> None:
         self._stop.set()
@@ -71,6 +79,7 @@ class Notifier:
         if thread is not None and thread.is_alive() and self._pid == os.getpid():
             thread.join(timeout=5)
         self._thread = None
+        self._alive = False
 
     # ------------------------------------------------------------------ polling (SQLite, MariaDB)
     def poll_once(self) -> list[int]:

@@ -6,12 +6,12 @@ The runtime is the only way in to a game table, for the web, the CLI and the tes
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import secrets
 import threading
 import time
 import traceback
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -32,6 +32,7 @@ from framework.errors import (
     StaleMoveError,
     UserError,
 )
+from framework.feed import Feed, Packet, contiguous
 from framework.i18n import Translate, clienttranslate, clienttranslate_plural, format_message
 from framework.platform.models import (
     GameRecord,
@@ -58,12 +59,16 @@ from framework.table import (
     GLOBAL_STATE,
     ActionContext,
     Table,
+    table_status,
     utcnow,
 )
 
 log = logging.getLogger(__name__)
 
 MAX_STATE_STEPS = 10_000
+MAX_FEEDS = 2000  # tables whose recent gamelog a process keeps for its streams
+_PACKET_COLUMNS = ("gamelog_packet_id, gamelog_move_id, gamelog_private, gamelog_player, gamelog_time, "
+                   "gamelog_type, gamelog_log, gamelog_args")
 
 
 def default_tables_sql() -> str:
@@ -107,6 +112,17 @@ class _Listeners:
     cond: threading.Condition = field(default_factory=threading.Condition)
     version: int = 0
     waiting: int = 0  # streams blocked in ``wait`` right now
+    feed: Feed | None = None  # the table's recent gamelog (framework.feed), true at ``version``
+
+
+@dataclass
+class StreamBatch:
+    """What one wake-up of an event stream sends (``Runtime.stream_batch``)."""
+
+    packets: list[Packet]  # those the player may see
+    status: str | None  # the status event, when there are packets
+    top: int  # the last gamelog id looked at (the log's last id when nothing was new)
+    more: bool  # the limit was reached: more are waiting
 
 
 class Runtime:
@@ -130,6 +146,7 @@ class Runtime:
         self._blocked: dict[str, tuple[float, bool]] = {}
         self._listeners: dict[int, _Listeners] = {}
         self._listeners_lock = threading.Lock()
+        self._fed: OrderedDict[int, None] = OrderedDict()  # tables with a feed, oldest first
         # Production tables load their release's stored code (set by the releases package).
         self.game_loader = game_loader
         # game -> (production version, its definition); set by the site.
@@ -416,6 +433,8 @@ class Runtime:
                     info.id, table.gamestate.state().name, self._last_packet(table),
                     table.gamestate.is_game_over(), int(table._read_global(GLOBAL_MOVE) or 0),
                 )
+                # for this process's streams of the table (framework.feed)
+                published = (ctx.packets, table._status()) if ctx.packets else None
         except GameSystemError as exc:
             self.log_error(info.id, player_id, action, exc)
             raise GameCodeError(
@@ -426,7 +445,7 @@ class Runtime:
         # The log's last id as this process committed it: the cross-process poller need not
         # wake this process's streams again for it (framework.notify).
         self.committed_max[info.id] = result.last_notification_id
-        self._after_commit(info.id, result.game_over)
+        self._after_commit(info.id, result.game_over, published)
         return result
 
     @staticmethod
@@ -566,10 +585,16 @@ class Runtime:
         value = table.get_unique_value_from_db("SELECT MAX(gamelog_packet_id) FROM gamelog")
         return int(value or 0)
 
-    def _after_commit(self, table_id: int, game_over: bool) -> None:
+    def _after_commit(self, table_id: int, game_over: bool,
+                      published: tuple[list[Packet], dict[str, Any]] | None = None) -> None:
+        """Wake the table's streams; ``published``: the notifications the commit wrote and
+        the status after it, handed to them in memory."""
         if game_over:
             self._record_finish(table_id)
-        self.wake(table_id)
+        if published is None:
+            self.wake(table_id)
+        else:
+            self._publish(table_id, *published)
 
     # ------------------------------------------------------------------ end of game
     def ranking(self, table_id: int) -> list[dict[str, Any]]:
@@ -733,26 +758,79 @@ class Runtime:
     ) -> list[dict[str, Any]]:
         """``events`` inside a transaction the caller holds."""
         sql = translate_query(
-            "SELECT gamelog_packet_id, gamelog_move_id, gamelog_private, gamelog_time, "
-            "gamelog_type, gamelog_log, gamelog_args FROM gamelog WHERE gamelog_packet_id > %s "
+            f"SELECT {_PACKET_COLUMNS} FROM gamelog WHERE gamelog_packet_id > %s "
             "AND (gamelog_private = 0 OR gamelog_player = %s) ORDER BY gamelog_packet_id LIMIT %s",
             db.dialect,
         )
         rows = db.execute(sql, (int(after), -1 if player_id is None else int(player_id), int(limit))).rows
-        out = []
-        for r in rows:
-            args = json.loads(r["gamelog_args"])
-            out.append({
-                "id": int(r["gamelog_packet_id"]),
-                "move_id": int(r["gamelog_move_id"] or 0),
-                "type": r["gamelog_type"],
-                "private": bool(r["gamelog_private"]),
-                "log": format_message(r["gamelog_log"], args, translate, strict=False),
-                "msgid": r["gamelog_log"],
-                "args": args,
-                "time": str(r["gamelog_time"]),
-            })
-        return out
+        return [Packet.from_row(r).event(translate) for r in rows]
+
+    # ------------------------------------------------------------------ event streams
+    def stream_batch(self, table_id: int, player_id: int | None, after: int, seen_version: int,
+                     key: Any, translate: Translate | None, limit: int,
+                     from_database: bool = False) -> StreamBatch:
+        """What an event stream sends after packet ``after``, the stream having read the
+        table's wake-up version ``seen_version`` before calling (``version``).
+
+        From the table's feed when it holds ``after`` and is true at ``seen_version``, else
+        (or with ``from_database``) from the database; a read that reaches the log's end
+        becomes the feed if no wake-up came in the meantime. ``key`` names ``translate``
+        (the language): each packet is formatted once per key.
+        """
+        entry = self._listeners_for(table_id)
+        feed = entry.feed
+        if not from_database and feed is not None and feed.version >= seen_version and feed.covers(after):
+            packets = feed.since(after, limit)
+        else:
+            feed, packets = self._read_feed(table_id, entry, after, seen_version, limit)
+        top = packets[-1].id if packets else feed.top
+        visible = [p for p in packets if p.visible_to(player_id)]
+        return StreamBatch(visible, feed.status_sse() if visible else None, top, len(packets) >= limit)
+
+    def _read_feed(self, table_id: int, entry: _Listeners, after: int, seen_version: int,
+                   limit: int) -> tuple[Feed, list[Packet]]:
+        """Every player's packets after ``after`` (at most ``limit``) and the status, in one
+        read transaction. They become the table's feed when they reach the log's end, have
+        no gap, and no wake-up came since ``seen_version``; with no packets, the feed's top
+        is the log's last id."""
+        with self.store.connect(self.table_info(table_id).id, write=False) as db:
+            rows = db.execute(translate_query(
+                f"SELECT {_PACKET_COLUMNS} FROM gamelog WHERE gamelog_packet_id > %s "
+                "ORDER BY gamelog_packet_id LIMIT %s", db.dialect), (int(after), int(limit))).rows
+            packets = [Packet.from_row(r) for r in rows]
+            if packets:
+                feed = Feed(after, packets, table_status(db, self.now()), seen_version)
+            else:
+                top = db.execute(translate_query("SELECT MAX(gamelog_packet_id) AS last_id FROM gamelog",
+                                                 db.dialect)).rows[0]["last_id"]
+                feed = Feed(int(top or 0), [], {}, seen_version)
+        if len(packets) < limit and contiguous(packets, after):
+            with entry.cond:
+                if entry.version == seen_version:
+                    self._keep_feed(table_id, entry, feed)
+        return feed, packets
+
+    def _publish(self, table_id: int, packets: list[Packet], status: dict[str, Any]) -> None:
+        """Wake the table's streams with what a commit of this process wrote: added to the
+        feed when it follows it; otherwise the feed is dropped (the streams read)."""
+        entry = self._listeners_for(table_id)
+        with entry.cond:
+            entry.version += 1
+            feed = entry.feed
+            if feed is not None and not feed.extend(packets, status, entry.version):
+                entry.feed = None
+            entry.cond.notify_all()
+
+    def _keep_feed(self, table_id: int, entry: _Listeners, feed: Feed) -> None:
+        entry.feed = feed
+        with self._listeners_lock:
+            self._fed[table_id] = None
+            self._fed.move_to_end(table_id)
+            while len(self._fed) > MAX_FEEDS:
+                oldest, _ = self._fed.popitem(last=False)
+                other = self._listeners.get(oldest)
+                if other is not None:
+                    other.feed = None  # a plain assignment: safe without its lock
 
     # ------------------------------------------------------------------ wake-ups
     def _listeners_for(self, table_id: int) -> _Listeners:
@@ -760,9 +838,12 @@ class Runtime:
             return self._listeners.setdefault(table_id, _Listeners())
 
     def wake(self, table_id: int) -> None:
+        """Wake the table's streams: something they have not seen changed (the feed, which
+        may not hold it, is dropped)."""
         entry = self._listeners_for(table_id)
         with entry.cond:
             entry.version += 1
+            entry.feed = None
             entry.cond.notify_all()
 
     def wait(self, table_id: int, seen_version: int, timeout: float) -> int:

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from framework.errors import GameSystemError, NotYourTurnError, UserError
+from framework.feed import Packet, time_text
 from framework.i18n import (
     MessageFormatError,
     check_message_args,
@@ -71,6 +72,9 @@ class ActionContext:
     active_at_start: frozenset[int] | None = None
     restore_requested: bool = False
     entered_states: list[int] = field(default_factory=list)
+    # The notifications written in this request, for the streams of this process
+    # (``framework.feed``).
+    packets: list[Packet] = field(default_factory=list)
     _now_text: str | None = None
 
     def now_text(self) -> str:
@@ -547,21 +551,7 @@ class Table:
     def _status(self) -> dict[str, Any]:
         """What the event stream adds after each batch: progression, and each player's score,
         score_aux and seconds left on the clock (one statement)."""
-        rows = self.db_query(
-            "SELECT player_id, player_score, player_score_aux, player_remaining_reflexion_time, "
-            "player_start_reflexion_time, (SELECT global_value FROM global WHERE global_id = %s) "
-            "AS progression FROM player", (GLOBAL_PROGRESSION,),
-        ).rows
-        now = self._ctx.now()
-        return {
-            "progression": int(rows[0]["progression"] or 0) if rows else 0,
-            "scores": {
-                str(r["player_id"]): {
-                    "score": int(r["player_score"]), "score_aux": int(r["player_score_aux"]),
-                    "time_left": round(self._remaining(r, now)),
-                } for r in rows
-            },
-        }
+        return table_status(self._db, self._ctx.now())
 
     def _update_clocks(self) -> None:
         """Run the clocks of active players, stop the others' (after every request)."""
@@ -643,6 +633,7 @@ class Table:
             payload = json.dumps(args, separators=(",", ":"), default=_json_default)
         except TypeError as exc:
             raise GameSystemError(f"notification {notif_type!r}: args are not JSON: {exc}") from None
+        stamp = time_text(self._ctx.now_text())  # to the second, stored alike by every backend
         if self._db.dialect != "sqlite":
             # Ids without gaps on the servers, whose sequences never give back the numbers of a
             # rolled-back action; the table's write lock makes MAX + 1 safe.
@@ -650,29 +641,25 @@ class Table:
                 self._ctx.last_packet_id = int(self.get_unique_value_from_db(
                     "SELECT MAX(gamelog_packet_id) FROM gamelog") or 0)
             packet_id = self._ctx.last_packet_id + 1
+            move = int(self._read_global(GLOBAL_MOVE) or 0)
             self.db_query(
                 "INSERT INTO gamelog (gamelog_packet_id, gamelog_move_id, gamelog_private, "
                 "gamelog_player, gamelog_time, gamelog_type, gamelog_log, gamelog_args) "
                 "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-                (packet_id, self._read_global(GLOBAL_MOVE) or 0, 0 if player_id is None else 1,
-                 player_id, self._ctx.now_text(), notif_type, log, payload),
+                (packet_id, move, 0 if player_id is None else 1, player_id, stamp, notif_type, log, payload),
             )
-            self._ctx.last_packet_id = packet_id
-            return
-        res = self.db_query(
-            "INSERT INTO gamelog (gamelog_move_id, gamelog_private, gamelog_player, gamelog_time, "
-            "gamelog_type, gamelog_log, gamelog_args) VALUES (%s, %s, %s, %s, %s, %s, %s)",
-            (
-                self._read_global(GLOBAL_MOVE) or 0,
-                0 if player_id is None else 1,
-                player_id,
-                self._ctx.now_text(),
-                notif_type,
-                log,
-                payload,
-            ),
-        )
-        self._ctx.last_packet_id = res.lastrowid
+        else:
+            move = int(self._read_global(GLOBAL_MOVE) or 0)
+            res = self.db_query(
+                "INSERT INTO gamelog (gamelog_move_id, gamelog_private, gamelog_player, gamelog_time, "
+                "gamelog_type, gamelog_log, gamelog_args) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                (move, 0 if player_id is None else 1, player_id, stamp, notif_type, log, payload),
+            )
+            packet_id = int(res.lastrowid or 0)
+        self._ctx.last_packet_id = packet_id
+        self._ctx.packets.append(Packet(packet_id, move, player_id is not None,
+                                        None if player_id is None else int(player_id),
+                                        stamp, notif_type, log, payload))
 
     # ----------------------------------------------------------------- undo
     def undo_savepoint(self) -> None:
@@ -882,3 +869,24 @@ class GameStateMachine:
         self._table.notify_all_players(
             "gameStateMultipleActiveUpdate", "", active=self.get_active_player_list()
         )
+
+
+_STATUS_SQL = (
+    "SELECT player_id, player_score, player_score_aux, player_remaining_reflexion_time, "
+    "player_start_reflexion_time, (SELECT global_value FROM global WHERE global_id = %s) "
+    "AS progression FROM player"
+)
+
+
+def table_status(db: TableConnection, now: datetime) -> dict[str, Any]:
+    """A table's status as event streams send it (``Table._status``), read with ``db``."""
+    rows = db.execute(translate_query(_STATUS_SQL, db.dialect), (GLOBAL_PROGRESSION,)).rows
+    return {
+        "progression": int(rows[0]["progression"] or 0) if rows else 0,
+        "scores": {
+            str(r["player_id"]): {
+                "score": int(r["player_score"]), "score_aux": int(r["player_score_aux"]),
+                "time_left": round(Table._remaining(r, now)),
+            } for r in rows
+        },
+    }

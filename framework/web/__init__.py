@@ -5,6 +5,7 @@ Production: ``gunicorn -k gevent -w 4 'framework.web:create_app()'`` (see the RE
 
 from __future__ import annotations
 
+import copy
 import fcntl
 import logging
 import os
@@ -15,6 +16,7 @@ from typing import Any
 
 from flask import Flask, current_app, g, jsonify, render_template, request
 from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import BadSignature
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
@@ -94,12 +96,51 @@ class _SessionInterface(SecureCookieSessionInterface):
 
     _cached: tuple[tuple[Any, ...], Any] | None = None
 
+    _verified: dict[tuple[Any, str], tuple[float, dict[str, Any]]]
+    MAX_VERIFIED = 4096
+
+    def __init__(self) -> None:
+        self._verified = {}
+
     def get_signing_serializer(self, app: Flask) -> Any:
         key = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
         cached = self._cached
         if cached is None or cached[0] != key:
             cached = self._cached = (key, super().get_signing_serializer(app))
         return cached[1]
+
+    def open_session(self, app: Flask, request: Any) -> Any:
+        """The session of the request's cookie. A cookie whose signature was checked is
+        remembered with its signing time (a player's browser sends the same cookie with
+        every action); it still expires after ``PERMANENT_SESSION_LIFETIME``."""
+        serializer = self.get_signing_serializer(app)
+        if serializer is None:
+            return None
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not value:
+            return self.session_class()
+        max_age = int(app.permanent_session_lifetime.total_seconds())
+        key = (self._cached[0] if self._cached else None, value)
+        hit = self._verified.get(key)
+        if hit is None:
+            try:
+                data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
+            except BadSignature:
+                return self.session_class()
+            if not isinstance(data, dict):
+                return self.session_class()
+            hit = (signed.timestamp(), data)
+            if len(self._verified) >= self.MAX_VERIFIED:
+                oldest = next(iter(self._verified), None)
+                if oldest is not None:
+                    self._verified.pop(oldest, None)
+            self._verified[key] = hit
+        elif not 0 <= time.time() - hit[0] <= max_age:
+            self._verified.pop(key, None)
+            return self.session_class()
+        # a copy: the request may change its session (lists and dicts too, e.g. flash)
+        return self.session_class({k: copy.deepcopy(v) if isinstance(v, (list, dict)) else v
+                                   for k, v in hit[1].items()})
 
 
 def _instance_secret(instance: Path) -> str:

@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session
 from framework.errors import NotYourTurnError, UserError
 from framework.platform.models import Player, TableSeat
 from framework.registry import GameDefinition
-from framework.runtime import Runtime, TableInfo
+from framework.runtime import TableInfo
 from framework.web import site
 from framework.web.auth import csrf_token, current_account
 from framework.web.language import current_language, js_catalog, js_msgids, translator_for
@@ -223,61 +223,54 @@ def game_log(table_id: int) -> Any:
     return jsonify({"events": events})
 
 
-def _read_batch(runtime: Runtime, table_id: int, player_id: int | None, after: int,
-                translate: Any, limit: int) -> tuple[list[dict[str, Any]], dict[str, Any] | None, int]:
-    """In one read transaction: the notifications after ``after`` that the player may see,
-    the table's status when there are some, and the log's last id."""
-    with runtime.read(table_id) as table:
-        rows = runtime.event_rows(table._db, player_id, after, translate, limit)
-        if not rows:
-            top = table.get_unique_value_from_db("SELECT MAX(gamelog_packet_id) FROM gamelog")
-            return rows, None, int(top or 0)
-        return rows, table._status(), int(rows[-1]["id"])
-
-
 def event_stream(table_id: int, player_id: int | None, after: int, lang: str, game: str | Path,
                  keepalive: float, poll: float, max_seconds: float, limit: int = 500) -> Iterator[str]:
     """The SSE body: every notification after ``after`` that the player may see, each
     exactly once and in order (``id:`` = gamelog id), then new ones as they commit.
 
-    Wakes at once on a commit in this process (the runtime's condition) and polls the
-    gamelog every ``poll`` seconds for commits made by other processes. What one wake-up
-    finds goes out as one chunk (the events, then the table's status).
+    Wakes at once on a commit in this process (the runtime's condition), whose
+    notifications it gets in memory (``Runtime.stream_batch``), and on another process's
+    (``framework.notify``); when no wake-up came for ``poll`` seconds it reads the gamelog
+    itself. What one wake-up finds goes out as one chunk (the events, then the table's
+    status).
     """
     runtime = site().runtime
     translate = translator_for(lang, game)
+    key = (lang, str(game))
 
     def gen() -> Iterator[str]:
         last = after
         started = last_sent = time.monotonic()
+        from_database = True
         yield "retry: 1000\n\n"
         while True:
             seen = runtime.version(table_id)
             try:
-                rows, status, top = _read_batch(runtime, table_id, player_id, last, translate, limit)
+                batch = runtime.stream_batch(table_id, player_id, last, seen, key, translate, limit,
+                                             from_database)
             except Exception:
                 log.exception("event stream of table %s", table_id)
                 return
             now = time.monotonic()
-            if rows:
-                chunk = [f"id: {row['id']}\ndata: {json.dumps(row, separators=(',', ':'))}\n\n"
-                         for row in rows]
-                chunk.append(f"event: status\ndata: {json.dumps(status, separators=(',', ':'))}\n\n")
-                yield "".join(chunk)
-                last = top
+            if batch.packets:
+                assert batch.status is not None
+                yield "".join([*(p.sse(key, translate) for p in batch.packets), batch.status])
                 last_sent = now
-                if len(rows) >= limit:
-                    continue  # more are waiting
-            elif last and top < last:
+            elif last and batch.top < last:
                 # The log went back (a studio slot was loaded): the page must reload.
                 yield "event: reset\ndata: {}\n\n"
                 return
+            last = max(last, batch.top)
+            if batch.more:
+                from_database = False
+                continue  # more are waiting
             if now - started >= max_seconds:
                 return
             if now - last_sent >= keepalive:
                 yield ": keepalive\n\n"
                 last_sent = now
-            runtime.wait(table_id, seen, max(0.05, min(poll, keepalive - (now - last_sent))))
+            woken = runtime.wait(table_id, seen, max(0.05, min(poll, keepalive - (now - last_sent))))
+            from_database = woken == seen  # no wake-up came: read the log itself
 
     return gen()
 
