@@ -9,28 +9,126 @@ statement for all tables on MariaDB) and wakes a table whose id moved.
 
 A wake-up only tells a stream to read the gamelog after the last id it sent, so a late,
 doubled or spurious wake-up can never lose, double or reorder a notification.
+
+SQLite and MariaDB, processes of one site on one machine (gunicorn's workers): each commit
+is also sent to the other processes in a UNIX datagram (``PeerChannel``) that carries its
+notifications and the table's status, so their streams send them at once without reading
+the database (``Runtime.publish_remote``). The poll then only looks for writers that do
+not announce (another machine, the command line), every ``PEER_POLL_S``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import logging
 import os
+import secrets
+import socket
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
+from framework.feed import Packet
 from framework.runtime import Runtime
 from framework.storage.base import TableStore
 
 log = logging.getLogger(__name__)
 
 DEFAULT_INTERVAL_S = 0.05
+PEER_POLL_S = 0.1  # the poll's interval while the processes of the machine announce commits
+MAX_DATAGRAM = 60_000  # a larger commit is announced without its notifications
+
+
+class PeerChannel:
+    """Commits announced to the other processes of a site on this machine.
+
+    Each listening process binds a Linux abstract UNIX datagram socket (no file, gone with
+    the process) and leaves an empty file named ``<pid>-<token>`` in ``directory``; a
+    committing process sends one datagram to each such peer. Sending never waits: a peer
+    whose queue is full, or that is gone, misses the datagram, and the poll finds the commit.
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.token: str | None = None
+        self._sock: socket.socket | None = None
+        self._sender: tuple[int, socket.socket] | None = None
+        self._peers: list[tuple[str, bytes]] = []
+        self._peers_read = 0.0
+        self.sent = self.dropped = 0  # datagrams sent, and not sent (queue full, peer gone)
+
+    @staticmethod
+    def supported() -> bool:
+        return hasattr(socket, "AF_UNIX") and os.uname().sysname == "Linux"
+
+    @staticmethod
+    def _address(token: str) -> bytes:
+        return b"\0arena-peer-" + token.encode()
+
+    def bind(self) -> socket.socket:
+        """Listen (a new token: a forked child never shares its parent's)."""
+        self.close()
+        self.token = f"{os.getpid()}-{secrets.token_hex(6)}"
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        sock.bind(self._address(self.token))
+        sock.settimeout(0.5)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        (self.directory / self.token).touch()
+        self._sock = sock
+        self._peers_read = 0.0
+        return sock
+
+    def close(self) -> None:
+        if self.token is not None:
+            with contextlib.suppress(OSError):
+                (self.directory / self.token).unlink()
+            self.token = None
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+
+    def peers(self) -> list[tuple[str, bytes]]:
+        """The other listening processes (the folder is read at most once a second)."""
+        now = time.monotonic()
+        if now - self._peers_read > 1.0:
+            try:
+                names = os.listdir(self.directory)
+            except OSError:
+                names = []
+            self._peers = [(n, self._address(n)) for n in names if n != self.token]
+            self._peers_read = now
+        return self._peers
+
+    def send(self, payload: bytes) -> None:
+        peers = self.peers()
+        if not peers:
+            return
+        pid = os.getpid()
+        if self._sender is None or self._sender[0] != pid:
+            sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            sender.setblocking(False)
+            self._sender = (pid, sender)
+        sock = self._sender[1]
+        for name, address in peers:
+            try:
+                sock.sendto(payload, address)
+                self.sent += 1
+            except (ConnectionRefusedError, FileNotFoundError):
+                self.dropped += 1
+                with contextlib.suppress(OSError):  # that process is gone
+                    (self.directory / name).unlink()
+                self._peers_read = 0.0
+            except OSError:  # its queue is full: the poll finds the commit
+                self.dropped += 1
 
 
 class Notifier:
     """The per-process listener; started by the first stream that waits (``ensure_running``)."""
 
-    def __init__(self, runtime: Runtime, store: TableStore, interval: float | None = None) -> None:
+    def __init__(self, runtime: Runtime, store: TableStore, interval: float | None = None,
+                 peers_dir: Path | None = None) -> None:
         self.runtime = runtime
         self.store = store
         env = os.environ.get("ARENA_NOTIFY_POLL_S")
@@ -44,6 +142,10 @@ class Notifier:
         self._ready = threading.Event()
         self._seen: dict[int, int] = {}  # table -> last gamelog id the poller saw
         self.wakeups = 0  # tables woken for another process's commit (tests, monitoring)
+        self.received = 0  # commits announced by another process
+        self.channel: PeerChannel | None = None
+        if peers_dir is not None and self.mode == "poll" and PeerChannel.supported():
+            self.channel = PeerChannel(peers_dir)
 
     @property
     def mode(self) -> str:
@@ -68,10 +170,72 @@ class Notifier:
         self._ready.wait(5)
 
     def _run(self) -> None:
+        receiver = None
         try:
+            if self.channel is not None:
+                try:
+                    sock = self.channel.bind()
+                except OSError as exc:
+                    log.warning("no datagrams between processes (%s): polling only", exc)
+                else:
+                    receiver = threading.Thread(target=self._receive, args=(sock,), daemon=True,
+                                                name="arena-notify-peers")
+                    receiver.start()
             (self._listen if self.mode == "listen" else self._poll)()
         finally:
             self._alive = False
+            if self.channel is not None:
+                self.channel.close()
+            if receiver is not None:
+                receiver.join(timeout=2)
+
+    # ------------------------------------------------------------------ datagrams (same machine)
+    def announce(self, table_id: int, last_id: int | None, packets: list[Packet] | None,
+                 status: dict[str, Any] | None) -> None:
+        """Tell the other processes of this machine about a commit of this one (the
+        runtime's ``on_commit``): its notifications and status, or only that it happened."""
+        channel = self.channel
+        if channel is None:
+            return
+        body: list[Any] = [table_id, last_id, None, None]
+        if packets is not None and status is not None:
+            body[2:] = [[[p.id, p.move_id, p.private, p.player, p.time, p.type, p.msgid, p.args_json]
+                         for p in packets], status]
+        payload = json.dumps(body, separators=(",", ":")).encode()
+        if len(payload) > MAX_DATAGRAM:
+            payload = json.dumps([table_id, last_id, None, None]).encode()
+        channel.send(payload)
+
+    def received_datagram(self, payload: bytes) -> None:
+        """Apply another process's announced commit to this process's streams."""
+        try:
+            table_id, last_id, rows, status = json.loads(payload)
+            table_id = int(table_id)
+            packets = None if rows is None else [Packet(*row) for row in rows]
+        except (ValueError, TypeError):
+            log.warning("a malformed datagram between processes was ignored")
+            return
+        self.received += 1
+        if last_id is not None:
+            # the poll need not wake the table again for this commit
+            self._seen[table_id] = max(self._seen.get(table_id, 0), int(last_id))
+        if packets and status is not None:
+            self.runtime.publish_remote(table_id, packets, status)
+        else:
+            self.runtime.wake_if_listened(table_id)
+
+    def _receive(self, sock: socket.socket) -> None:
+        while not self._stop.is_set():
+            try:
+                payload = sock.recv(65536)
+            except TimeoutError:
+                continue
+            except OSError:
+                return  # closed
+            try:
+                self.received_datagram(payload)
+            except Exception:
+                log.exception("applying another process's commit failed")
 
     def stop(self) -> None:
         self._stop.set()
@@ -116,7 +280,10 @@ class Notifier:
             # At most a tenth of a core for polling: with many tables watched, a round takes
             # longer and the next one waits longer (streams also re-read on their own timeout).
             spent = time.monotonic() - started
-            self._stop.wait(max(self.interval - spent, 9 * spent))
+            interval = self.interval
+            if self.channel is not None and self.channel.token is not None:
+                interval = max(interval, PEER_POLL_S)  # the others announce their commits
+            self._stop.wait(max(interval - spent, 9 * spent))
 
     # ------------------------------------------------------------------ LISTEN (PostgreSQL)
     def _listen(self) -> None:

@@ -156,6 +156,10 @@ class Runtime:
         # Run before a listener waits: starts the wake-ups from other processes
         # (framework.notify); set by the site.
         self.before_wait: Callable[[], None] | None = None
+        # After each commit of this process: (table, last gamelog id, its notifications and
+        # the status after it, or None) -- framework.notify tells the other processes.
+        self.on_commit: Callable[[int, int | None, list[Packet] | None, dict[str, Any] | None],
+                                 None] | None = None
 
     # ------------------------------------------------------------------ lookups
     def table_info(self, table_id: int) -> TableInfo:
@@ -595,6 +599,14 @@ class Runtime:
             self.wake(table_id)
         else:
             self._publish(table_id, *published)
+        if self.on_commit is not None:
+            packets, status = published if published is not None else (None, None)
+            self.on_commit(table_id, packets[-1].id if packets else None, packets, status)
+
+    def changed(self, table_id: int) -> None:
+        """A table was written outside an action (a studio tool): wake its streams here and
+        in the other processes."""
+        self._after_commit(table_id, False)
 
     # ------------------------------------------------------------------ end of game
     def ranking(self, table_id: int) -> list[dict[str, Any]]:
@@ -821,6 +833,23 @@ class Runtime:
                 entry.feed = None
             entry.cond.notify_all()
 
+    def publish_remote(self, table_id: int, packets: list[Packet], status: dict[str, Any]) -> None:
+        """Another process's commit, announced with its notifications (framework.notify):
+        like ``_publish``, for a table this process streams; nothing when the feed holds
+        them already (a stream read them after the poll saw the commit)."""
+        with self._listeners_lock:
+            entry = self._listeners.get(table_id)
+        if entry is None:
+            return
+        with entry.cond:
+            feed = entry.feed
+            if feed is not None and packets[-1].id <= feed.top and packets[0].id > feed.base:
+                return
+            entry.version += 1
+            if feed is not None and not feed.extend(packets, status, entry.version):
+                entry.feed = None
+            entry.cond.notify_all()
+
     def _keep_feed(self, table_id: int, entry: _Listeners, feed: Feed) -> None:
         entry.feed = feed
         with self._listeners_lock:
@@ -985,7 +1014,7 @@ class Runtime:
             if rec is not None and rec.status == "finished":
                 rec.status = "playing"
                 rec.finished_at = None
-        self.wake(info.id)
+        self.changed(info.id)
 
     @staticmethod
     def _slot_prefix(slot: int) -> str:

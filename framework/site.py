@@ -50,8 +50,10 @@ class Site:
         self.runtime.production_release = production
         self.runtime.before_action = before_action(self)
         # Commits of other processes wake this one's event streams (started by the first wait).
-        self.notifier = Notifier(self.runtime, self.store)
+        self.notifier = Notifier(self.runtime, self.store, peers_dir=self.instance_path / ".peers")
         self.runtime.before_wait = self.notifier.ensure_running
+        if self.notifier.channel is not None:
+            self.runtime.on_commit = self.notifier.announce
 
     @classmethod
     def open(

@@ -171,7 +171,7 @@ def restore_snapshot(runtime: Runtime, snap: Mapping[str, Any]) -> int:
         rec = s.get(GameTableRecord, table_id)
         if rec is not None:
             rec.status = "finished" if over else "playing"
-    runtime.wake(table_id)
+    runtime.changed(table_id)
     return table_id
 
 
@@ -207,7 +207,7 @@ def load(table_id: int, slot: int) -> Any:
     with rt.store.connect(info.id) as db:
         table = rt.game_for(info).table_class(ActionContext(db=db, now=rt.now))
         table.notify_all_players("studioReload", "")
-    rt.wake(table_id)
+    rt.changed(table_id)
     return jsonify({"ok": True, "slot": slot, "reload": True})
 
 

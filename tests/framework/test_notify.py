@@ -3,6 +3,7 @@ event streams of that table, waiting in that process, at once and in order."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from typing import Any
@@ -96,3 +97,57 @@ def test_the_sqlite_poller_reads_a_log_only_when_another_connection_committed(tm
     store.max_open = 0  # no file to spare: the ordinary connections read the log
     assert store.latest_packets([1]) == {1: 2} and not store._poll_conns
     store.close()
+
+
+def test_a_commit_reaches_the_other_process_in_a_datagram_with_its_notifications(
+        lab_table: TestTable, registry: GameRegistry, database_url: str | None) -> None:
+    first = lab_table.harness.site
+    worker = Site.open(first.instance_path, database_url=database_url, registry=registry)
+    try:
+        if worker.notifier.channel is None:
+            pytest.skip("PostgreSQL wakes the other processes with NOTIFY; no datagrams")
+        worker.notifier.ensure_running()  # what the worker's first waiting stream does
+        rt = worker.runtime
+        last = lab_table.data(None)["notifications"]["last_packet_id"]
+        # the worker's stream at the log's end: its first read is the database's
+        first_batch = rt.stream_batch(lab_table.id, None, last, rt.version(lab_table.id), "en", None, 500,
+                                      from_database=True)
+        assert first_batch.packets == [] and first_batch.top == last
+        reads: list[int] = []
+        read_feed = rt._read_feed
+        rt._read_feed = lambda table_id, *args: reads.append(table_id) or read_feed(table_id, *args)  # type: ignore[method-assign]
+        lab_table.act(lab_table.players[0], "pick", number=3)  # committed by the first site
+        deadline = time.monotonic() + 10
+        while worker.notifier.received < 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert worker.notifier.received >= 1 and first.notifier.channel is not None
+        assert first.notifier.channel.sent >= 1
+        batch = rt.stream_batch(lab_table.id, None, last, rt.version(lab_table.id), "en", None, 500)
+        assert reads == []  # the datagram brought the notifications: no read
+        sent = [json.loads(p.sse("en", None).split("data: ", 1)[1]) for p in batch.packets]
+        assert sent == lab_table.notifications(None, after=last) and sent
+        assert batch.status is not None and '"scores"' in batch.status
+        # the poll that follows does not wake the table again for the same commit
+        assert lab_table.id not in worker.notifier.poll_once()
+        token = worker.notifier.channel.token
+        assert token is not None and (first.instance_path / ".peers" / token).exists()
+    finally:
+        worker.close()
+    assert not (first.instance_path / ".peers" / token).exists()  # a closed site is no peer
+
+
+def test_datagrams_to_a_gone_process_or_malformed_ones_change_nothing(tmp_path: Any, registry: GameRegistry) -> None:
+    site = Site.open(tmp_path / "instance", registry=registry)
+    try:
+        channel = site.notifier.channel
+        assert channel is not None
+        (channel.directory).mkdir(parents=True, exist_ok=True)
+        gone = channel.directory / "999999-deadbeef0000"
+        gone.touch()  # a worker killed before it could remove its file
+        site.notifier.announce(1, 5, None, None)
+        assert not gone.exists() and channel.dropped == 1
+        site.notifier.received_datagram(b"not json")
+        site.notifier.received_datagram(b'[1, 2, [["x"]], {}]')
+        assert site.notifier.received == 0
+    finally:
+        site.close()
