@@ -184,17 +184,16 @@ class HttpConnection:
         raise ConnectionError("unreachable")
 
     async def _read_head(self, reader: asyncio.StreamReader) -> tuple[int, dict[str, str]]:
-        line = await reader.readuntil(b"\r\n")
-        parts = line.split(b" ", 2)
-        if len(parts) < 2:
-            raise ConnectionError(f"bad status line {line!r}")
+        lines = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+        parts = lines[0].split(" ", 2)
+        if len(parts) < 2 or not parts[1].isdigit():
+            raise ConnectionError(f"bad status line {lines[0]!r}")
         status = int(parts[1])
         head: dict[str, str] = {}
-        while True:
-            line = await reader.readuntil(b"\r\n")
-            if line == b"\r\n":
+        for line in lines[1:]:
+            if not line:
                 break
-            name, _, value = line.decode("latin-1").partition(":")
+            name, _, value = line.partition(":")
             key, value = name.strip().lower(), value.strip()
             if key == "set-cookie":
                 cookie = value.split(";", 1)[0]

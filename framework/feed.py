@@ -110,8 +110,8 @@ class Feed:
         return self._status_sse
 
     def extend(self, packets: list[Packet], status: dict[str, Any], version: int) -> bool:
-        """Add the packets of the commit that follows ``top``; False (nothing changed) when
-        they do not follow it without a gap."""
+        """Add the packets of the commit that follows ``top`` (none: only ``version``
+        moves); False (nothing changed) when they do not follow it without a gap."""
         if not contiguous(packets, self.top):
             return False
         self.packets.extend(packets)
@@ -119,7 +119,9 @@ class Feed:
             drop = len(self.packets) - MAX_PACKETS
             del self.packets[:drop]
             self.base += drop
-        self.status, self.version, self._status_sse = status, version, None
+        if status is not self.status:
+            self.status, self._status_sse = status, None
+        self.version = version
         return True
 
 

@@ -823,31 +823,30 @@ class Runtime:
         return feed, packets
 
     def _publish(self, table_id: int, packets: list[Packet], status: dict[str, Any]) -> None:
-        """Wake the table's streams with what a commit of this process wrote: added to the
-        feed when it follows it; otherwise the feed is dropped (the streams read)."""
-        entry = self._listeners_for(table_id)
-        with entry.cond:
-            entry.version += 1
-            feed = entry.feed
-            if feed is not None and not feed.extend(packets, status, entry.version):
-                entry.feed = None
-            entry.cond.notify_all()
+        """Wake the table's streams with what a commit of this process wrote (see
+        ``_apply_commit``)."""
+        self._apply_commit(self._listeners_for(table_id), packets, status)
 
     def publish_remote(self, table_id: int, packets: list[Packet], status: dict[str, Any]) -> None:
-        """Another process's commit, announced with its notifications (framework.notify):
-        like ``_publish``, for a table this process streams; nothing when the feed holds
-        them already (a stream read them after the poll saw the commit)."""
-        with self._listeners_lock:
-            entry = self._listeners.get(table_id)
-        if entry is None:
-            return
+        """Another process's commit, announced with its notifications (framework.notify),
+        for a table this process streams."""
+        entry = self._listeners.get(table_id)
+        if entry is not None:
+            self._apply_commit(entry, packets, status)
+
+    @staticmethod
+    def _apply_commit(entry: _Listeners, packets: list[Packet], status: dict[str, Any]) -> None:
+        """Wake the table's streams for a commit, whose packets join the feed: those the
+        feed does not hold yet (a stream may have read them already) must follow its top;
+        otherwise the feed is dropped and the streams read. Always a wake-up: a stream that
+        read the packets on its own did not wake the others."""
         with entry.cond:
-            feed = entry.feed
-            if feed is not None and packets[-1].id <= feed.top and packets[0].id > feed.base:
-                return
             entry.version += 1
-            if feed is not None and not feed.extend(packets, status, entry.version):
-                entry.feed = None
+            feed = entry.feed
+            if feed is not None:
+                fresh = [p for p in packets if p.id > feed.top]
+                if not feed.extend(fresh, status if fresh else feed.status, entry.version):
+                    entry.feed = None
             entry.cond.notify_all()
 
     def _keep_feed(self, table_id: int, entry: _Listeners, feed: Feed) -> None:
@@ -863,6 +862,9 @@ class Runtime:
 
     # ------------------------------------------------------------------ wake-ups
     def _listeners_for(self, table_id: int) -> _Listeners:
+        entry = self._listeners.get(table_id)  # a dict read needs no lock
+        if entry is not None:
+            return entry
         with self._listeners_lock:
             return self._listeners.setdefault(table_id, _Listeners())
 

@@ -144,3 +144,33 @@ def test_a_packet_is_formatted_once_per_language() -> None:
     assert messages == [{"id": 3, "move_id": 1, "type": "note", "private": False, "log": "** Ann plays",
                          "msgid": "${who} plays", "args": {"who": "Ann"}, "time": "2026-11-29 12:00:00"}]
     assert parse_sse(packet.sse("en", None).encode())[0][0]["log"] == "Ann plays"
+
+
+def test_a_commit_announced_after_a_stream_read_it_still_wakes_the_others(
+        app: Flask, table_id: int, players: list[int], registry: Any) -> None:
+    """Another worker's commit that a stream of this one read on its own (its first read)
+    before the datagram came: the datagram must still wake the streams that were waiting."""
+    from framework.site import Site
+
+    rt = _runtime(app)
+    site = app.extensions["arena"]
+    last = rt.get_data(table_id, None)["notifications"]["last_packet_id"]
+    _sent(rt, table_id, players[0], last)  # a stream waiting at the log's end: the feed
+    waiting_at = rt.version(table_id)
+    other = Site.open(site.instance_path, registry=registry)  # the other worker
+    announced: list[Any] = []
+    other.runtime.on_commit = lambda *commit: announced.append(commit)
+    try:
+        other.runtime.act(table_id, players[0], "pick", {"number": 1})
+    finally:
+        other.close()
+    # a new stream's first read (the database) finds the commit; no wake-up came yet
+    batch = rt.stream_batch(table_id, players[1], last, rt.version(table_id), "en", None, 500,
+                            from_database=True)
+    assert batch.packets and rt.version(table_id) == waiting_at
+    (announced_table, last_id, packets, status), = announced
+    rt.publish_remote(announced_table, packets, status)  # the datagram arrives
+    assert rt.version(table_id) == waiting_at + 1  # the waiting stream wakes
+    feed = rt._listeners[table_id].feed
+    assert feed is not None and feed.top == last_id and feed.version == rt.version(table_id)
+    assert _sent(rt, table_id, players[0], last)[0] == rt.events(table_id, players[0], last)
