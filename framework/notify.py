@@ -25,6 +25,7 @@ import logging
 import os
 import secrets
 import socket
+import struct
 import threading
 import time
 from pathlib import Path
@@ -58,6 +59,7 @@ class PeerChannel:
         self._peers: list[tuple[str, bytes]] = []
         self._peers_read = 0.0
         self.sent = self.dropped = 0  # datagrams sent, and not sent (queue full, peer gone)
+        self.foreign = 0  # datagrams from another user's process, ignored
 
     @staticmethod
     def supported() -> bool:
@@ -73,9 +75,12 @@ class PeerChannel:
         self.token = f"{os.getpid()}-{secrets.token_hex(6)}"
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         sock.bind(self._address(self.token))
+        # An abstract socket has no file permissions: the kernel tells who sent each
+        # datagram, and only this user's processes are heard (``from_us``).
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
         sock.settimeout(0.5)
-        self.directory.mkdir(parents=True, exist_ok=True)
-        (self.directory / self.token).touch()
+        self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        (self.directory / self.token).touch(mode=0o600)
         self._sock = sock
         self._peers_read = 0.0
         return sock
@@ -88,6 +93,24 @@ class PeerChannel:
         if self._sock is not None:
             self._sock.close()
             self._sock = None
+
+    @staticmethod
+    def from_us(ancillary: list[tuple[int, int, bytes]]) -> bool:
+        """The datagram's credentials (``SCM_CREDENTIALS``: pid, uid, gid) name this
+        process's user."""
+        for level, kind, data in ancillary:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS and len(data) >= 12:
+                _pid, uid, _gid = struct.unpack("3i", data[:12])
+                return bool(uid == os.getuid())
+        return False
+
+    def receive(self, sock: socket.socket) -> bytes | None:
+        """The next datagram from a process of this user (None: another user's, dropped)."""
+        payload, ancillary, _flags, _address = sock.recvmsg(65536, socket.CMSG_SPACE(12))
+        if not self.from_us(ancillary):
+            self.foreign += 1
+            return None
+        return bytes(payload)
 
     def peers(self) -> list[tuple[str, bytes]]:
         """The other listening processes (the folder is read at most once a second)."""
@@ -225,13 +248,17 @@ class Notifier:
             self.runtime.wake_if_listened(table_id)
 
     def _receive(self, sock: socket.socket) -> None:
+        channel = self.channel
+        assert channel is not None
         while not self._stop.is_set():
             try:
-                payload = sock.recv(65536)
+                payload = channel.receive(sock)
             except TimeoutError:
                 continue
             except OSError:
                 return  # closed
+            if payload is None:
+                continue
             try:
                 self.received_datagram(payload)
             except Exception:

@@ -151,3 +151,18 @@ def test_datagrams_to_a_gone_process_or_malformed_ones_change_nothing(tmp_path: 
         assert site.notifier.received == 0
     finally:
         site.close()
+
+
+def test_only_datagrams_from_this_user_are_heard() -> None:
+    import os
+    import socket
+    import struct
+
+    from framework.notify import PeerChannel
+
+    def creds(uid: int) -> list[tuple[int, int, bytes]]:
+        return [(socket.SOL_SOCKET, socket.SCM_CREDENTIALS, struct.pack("3i", 4242, uid, 0))]
+
+    assert PeerChannel.from_us(creds(os.getuid()))
+    assert not PeerChannel.from_us(creds(os.getuid() + 1))  # another user's process
+    assert not PeerChannel.from_us([])  # no credentials: not heard
