@@ -218,7 +218,7 @@ class Notifier:
         """Tell the other processes of this machine about a commit of this one (the
         runtime's ``on_commit``): its notifications and status, or only that it happened."""
         channel = self.channel
-        if channel is None:
+        if channel is None or not channel.peers():
             return
         body: list[Any] = [table_id, last_id, None, None]
         if packets is not None and status is not None:

@@ -160,6 +160,7 @@ class Runtime:
         # the status after it, or None) -- framework.notify tells the other processes.
         self.on_commit: Callable[[int, int | None, list[Packet] | None, dict[str, Any] | None],
                                  None] | None = None
+        self.has_peers: Callable[[], bool] | None = None  # other processes hear on_commit
 
     # ------------------------------------------------------------------ lookups
     def table_info(self, table_id: int) -> TableInfo:
@@ -437,8 +438,10 @@ class Runtime:
                     info.id, table.gamestate.state().name, self._last_packet(table),
                     table.gamestate.is_game_over(), int(table._read_global(GLOBAL_MOVE) or 0),
                 )
-                # for this process's streams of the table (framework.feed)
-                published = (ctx.packets, table._status()) if ctx.packets else None
+                # for the streams of the table, in this process (its feed) and in the others
+                # (datagrams): only when someone takes them
+                published = (ctx.packets, table._status()) if ctx.packets and self._wants_packets(info.id) \
+                    else None
         except GameSystemError as exc:
             self.log_error(info.id, player_id, action, exc)
             raise GameCodeError(
@@ -602,6 +605,14 @@ class Runtime:
         if self.on_commit is not None:
             packets, status = published if published is not None else (None, None)
             self.on_commit(table_id, packets[-1].id if packets else None, packets, status)
+
+    def _wants_packets(self, table_id: int) -> bool:
+        """A commit's notifications and status are worth handing over: this process keeps a
+        feed of the table, or other processes listen (``has_peers``)."""
+        entry = self._listeners.get(table_id)
+        if entry is not None and entry.feed is not None:
+            return True
+        return self.has_peers is not None and self.has_peers()
 
     def changed(self, table_id: int) -> None:
         """A table was written outside an action (a studio tool): wake its streams here and

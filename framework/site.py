@@ -52,8 +52,10 @@ class Site:
         # Commits of other processes wake this one's event streams (started by the first wait).
         self.notifier = Notifier(self.runtime, self.store, peers_dir=self.instance_path / ".peers")
         self.runtime.before_wait = self.notifier.ensure_running
-        if self.notifier.channel is not None:
+        channel = self.notifier.channel
+        if channel is not None:
             self.runtime.on_commit = self.notifier.announce
+            self.runtime.has_peers = lambda: bool(channel.peers())
 
     @classmethod
     def open(

@@ -160,6 +160,7 @@ def test_a_commit_announced_after_a_stream_read_it_still_wakes_the_others(
     other = Site.open(site.instance_path, registry=registry)  # the other worker
     announced: list[Any] = []
     other.runtime.on_commit = lambda *commit: announced.append(commit)
+    other.runtime.has_peers = lambda: True  # this worker listens
     try:
         other.runtime.act(table_id, players[0], "pick", {"number": 1})
     finally:
@@ -174,3 +175,20 @@ def test_a_commit_announced_after_a_stream_read_it_still_wakes_the_others(
     feed = rt._listeners[table_id].feed
     assert feed is not None and feed.top == last_id and feed.version == rt.version(table_id)
     assert _sent(rt, table_id, players[0], last)[0] == rt.events(table_id, players[0], last)
+
+
+def test_the_status_is_read_only_when_someone_takes_the_packets(
+        app: Flask, table_id: int, players: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    from framework.table import Table
+
+    rt = _runtime(app)
+    reads: list[int] = []
+    status = Table._status
+    monkeypatch.setattr(Table, "_status", lambda self: reads.append(1) or status(self))
+    monkeypatch.setattr(rt, "has_peers", lambda: False)
+    rt.act(table_id, players[0], "pick", {"number": 1})  # no stream here, no other worker
+    assert reads == []
+    last = rt.get_data(table_id, None)["notifications"]["last_packet_id"]
+    _sent(rt, table_id, players[0], last)  # a stream: the feed
+    rt.act(table_id, players[1], "pick", {"number": 2})
+    assert reads == [1]
