@@ -65,10 +65,10 @@ class Packet:
 
     def event(self, translate: Translate | None) -> dict[str, Any]:
         """The notification as the client gets it (``Runtime.events``, the stream)."""
-        args = self.args
+        args = json.loads(self.args_json)  # the caller's own dict, not the cached one
         return {"id": self.id, "move_id": self.move_id, "type": self.type, "private": self.private,
                 "log": format_message(self.msgid, args, translate, strict=False), "msgid": self.msgid,
-                "args": json.loads(self.args_json), "time": self.time}
+                "args": args, "time": self.time}
 
     def sse(self, key: Any, translate: Translate | None) -> str:
         """The packet as one Server-Sent Event, formatted once per ``key`` (a language)."""

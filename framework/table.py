@@ -72,8 +72,8 @@ class ActionContext:
     active_at_start: frozenset[int] | None = None
     restore_requested: bool = False
     entered_states: list[int] = field(default_factory=list)
-    # The notifications written in this request, for the streams of this process
-    # (``framework.feed``).
+    # The notifications written in this request, handed to the event streams after the
+    # commit (``framework.feed``).
     packets: list[Packet] = field(default_factory=list)
     _now_text: str | None = None
 
@@ -634,6 +634,7 @@ class Table:
         except TypeError as exc:
             raise GameSystemError(f"notification {notif_type!r}: args are not JSON: {exc}") from None
         stamp = time_text(self._ctx.now_text())  # to the second, stored alike by every backend
+        move = int(self._read_global(GLOBAL_MOVE) or 0)
         if self._db.dialect != "sqlite":
             # Ids without gaps on the servers, whose sequences never give back the numbers of a
             # rolled-back action; the table's write lock makes MAX + 1 safe.
@@ -641,7 +642,6 @@ class Table:
                 self._ctx.last_packet_id = int(self.get_unique_value_from_db(
                     "SELECT MAX(gamelog_packet_id) FROM gamelog") or 0)
             packet_id = self._ctx.last_packet_id + 1
-            move = int(self._read_global(GLOBAL_MOVE) or 0)
             self.db_query(
                 "INSERT INTO gamelog (gamelog_packet_id, gamelog_move_id, gamelog_private, "
                 "gamelog_player, gamelog_time, gamelog_type, gamelog_log, gamelog_args) "
@@ -649,7 +649,6 @@ class Table:
                 (packet_id, move, 0 if player_id is None else 1, player_id, stamp, notif_type, log, payload),
             )
         else:
-            move = int(self._read_global(GLOBAL_MOVE) or 0)
             res = self.db_query(
                 "INSERT INTO gamelog (gamelog_move_id, gamelog_private, gamelog_player, gamelog_time, "
                 "gamelog_type, gamelog_log, gamelog_args) VALUES (%s, %s, %s, %s, %s, %s, %s)",

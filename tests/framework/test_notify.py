@@ -129,6 +129,10 @@ def test_a_commit_reaches_the_other_process_in_a_datagram_with_its_notifications
         assert batch.status is not None and '"scores"' in batch.status
         # the poll that follows does not wake the table again for the same commit
         assert lab_table.id not in worker.notifier.poll_once()
+        # a commit announced without its notifications (a studio tool, a large commit)
+        before = rt.version(lab_table.id)
+        worker.notifier.received_datagram(json.dumps([lab_table.id, None, None, None]).encode())
+        assert rt.version(lab_table.id) == before + 1 and rt._listeners[lab_table.id].feed is None
         token = worker.notifier.channel.token
         assert token is not None and (first.instance_path / ".peers" / token).exists()
     finally:
@@ -144,7 +148,7 @@ def test_datagrams_to_a_gone_process_or_malformed_ones_change_nothing(tmp_path: 
         (channel.directory).mkdir(parents=True, exist_ok=True)
         gone = channel.directory / "999999-deadbeef0000"
         gone.touch()  # a worker killed before it could remove its file
-        site.notifier.announce(1, 5, None, None)
+        site.runtime.changed(1)  # a studio tool wrote table 1: announced to the peers
         assert not gone.exists() and channel.dropped == 1
         site.notifier.received_datagram(b"not json")
         site.notifier.received_datagram(b'[1, 2, [["x"]], {}]')
