@@ -286,8 +286,10 @@ def bench_runtime_cmd(actions: int, tables: int) -> None:
 
 
 @bench.command("server")
-@click.option("--tables", default=20, show_default=True, help="Tables played at once.")
-@click.option("--workers", default=2, show_default=True, help="gunicorn gevent workers.")
+@click.option("--tables", default=20, show_default=True, type=click.IntRange(min=1),
+              help="Tables played at once.")
+@click.option("--workers", default=2, show_default=True, type=click.IntRange(min=1),
+              help="gunicorn gevent workers.")
 @click.option("--db", "database_url", default=None,
               help="ARENA_DATABASE_URL of the run (default: SQLite in a temporary folder).")
 @click.option("--actions", default=20000, show_default=True, help="Stop after this many actions.")
@@ -300,7 +302,9 @@ def bench_server_cmd(tables: int, workers: int, database_url: str | None, action
     """Start the server (gevent workers), play N tables with bots over HTTP on loopback:
     actions/s, action latency percentiles, commit-to-event latency, errors."""
     from framework.bench_server import bench_server
+    from framework.server import require_server_extra
 
+    require_server_extra()
     click.echo(json.dumps(bench_server(tables=tables, workers=workers, database_url=database_url,
                                        actions=actions, seconds=seconds, game=game)))
 

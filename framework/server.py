@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from framework.registry import GameRegistry
 
 DEFAULT_WORKERS = max(2, os.cpu_count() or 2)
 
@@ -27,7 +30,23 @@ def registry_from_env() -> Any:
     return registry_with(extra) if extra else None
 
 
-def registry_with(folders: list[Path]) -> Any:
+def require_server_extra() -> None:
+    """gunicorn and gevent are installed.
+
+    Raises:
+        ConfigError: they are not (``pip install 'arena[server]'``).
+    """
+    try:
+        import gevent  # noqa: F401 (the workers' class)
+        import gunicorn  # noqa: F401
+    except ImportError as exc:
+        from framework.errors import ConfigError
+
+        raise ConfigError("the production server needs gunicorn and gevent: "
+                          "pip install -e '.[server]'") from exc
+
+
+def registry_with(folders: list[Path]) -> GameRegistry:
     """The installed games plus every game folder found in ``folders``."""
     from framework.registry import GameRegistry, load_game_from_directory
 
@@ -80,14 +99,8 @@ def serve_production(instance: Path, host: str = "127.0.0.1", port: int = 8000,
     Raises:
         ConfigError: gunicorn or gevent is missing (``pip install 'arena[server]'``).
     """
-    try:
-        import gevent  # noqa: F401 (the workers' class)
-        from gunicorn.app.base import BaseApplication
-    except ImportError as exc:
-        from framework.errors import ConfigError
-
-        raise ConfigError("arena serve --production needs gunicorn and gevent: "
-                          "pip install -e '.[server]'") from exc
+    require_server_extra()
+    from gunicorn.app.base import BaseApplication
 
     instance = Path(instance).resolve()
     os.environ["ARENA_INSTANCE"] = str(instance)

@@ -19,7 +19,10 @@ def remember(cache: dict[Hashable, Any], key: Hashable, value: Any, limit: int) 
     """Keep ``value`` under ``key``, forgetting the oldest entry beyond ``limit`` (a run that
     meets more keys than that still keeps the recent ones). Safe when threads race."""
     if len(cache) >= limit:
-        cache.pop(next(iter(cache), None), None)
+        try:
+            cache.pop(next(iter(cache), None), None)
+        except RuntimeError:  # another thread changed the cache meanwhile: forget nothing now
+            pass
     cache[key] = value
 
 

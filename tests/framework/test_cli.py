@@ -106,6 +106,7 @@ def test_bench_runtime_prints_json(arena) -> None:  # type: ignore[no-untyped-de
 def test_bench_server_prints_json(arena) -> None:  # type: ignore[no-untyped-def]
     """A small run of the real server (gunicorn, one gevent worker) played by bots."""
     pytest.importorskip("gunicorn")
+    pytest.importorskip("gevent")
     result = arena("bench", "server", "--tables", "2", "--workers", "1", "--actions", "60",
                    "--seconds", "60")
     assert result.exit_code == 0, result.output
@@ -122,6 +123,12 @@ def test_serve_refuses_workers_without_production(arena) -> None:  # type: ignor
     assert result.exit_code == 2 and "--workers needs --production" in result.output
     zero = arena("serve", "--production", "--workers", "0")
     assert zero.exit_code == 2 and "--workers" in zero.output
+
+
+def test_bench_server_refuses_no_tables_or_no_workers(arena) -> None:  # type: ignore[no-untyped-def]
+    for option in ("--tables", "--workers"):
+        result = arena("bench", "server", option, "0")
+        assert result.exit_code == 2 and option in result.output and "Traceback" not in result.output
 
 
 def test_only_a_scratch_site_can_be_dropped() -> None:

@@ -24,7 +24,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 def load_registry() -> GameRegistry:
     """The installed games (Belote) and the fault game, as the server loads them
     (``ARENA_EXTRA_GAMES``)."""
-    return registry_with([FIXTURES])  # type: ignore[no-any-return]
+    return registry_with([FIXTURES])
 
 
 @dataclass
