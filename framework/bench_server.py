@@ -9,6 +9,7 @@ process; the server runs in another process (``python -m framework.server``).
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import random
@@ -113,6 +114,20 @@ class ServerProcess:
             if len(fields) > 1 and int(fields[1]) == self.proc.pid:
                 pids.append(int(entry.name))
         return sorted(pids)
+
+    def cpu_seconds(self) -> float | None:
+        """User + system CPU the master and its workers have used so far (from /proc), or
+        None where /proc cannot tell."""
+        tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+        total = 0
+        for pid in [self.proc.pid, *self.worker_pids()]:
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+            except OSError:
+                return None
+            fields = stat[stat.rfind(")") + 2:].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+        return total / tick
 
     def stop(self) -> None:
         """Quick shutdown (SIGINT: gunicorn does not wait for the open event streams)."""
@@ -638,25 +653,29 @@ def _bench_server(tables: int, workers: int, database_url: str | None, actions: 
             per_game = 70 if game == BENCH_GAME else 400  # actions a game takes, roughly
             count = tables * (actions // (tables * per_game) + 2)
             specs = create_tables(site, game, count, players, options)
-            children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
             server = ServerProcess.start(instance, workers, database_url, extra)
             try:
                 run = LoadRun(server.host, server.port, specs, POLICIES[game], slots=tables,
                               max_actions=actions)
+                gc.collect()
+                gc.freeze()  # the bots' process, as the workers do (framework.server.settle_heap)
+                server_before = server.cpu_seconds()
                 client_before = resource.getrusage(resource.RUSAGE_SELF)
                 elapsed = asyncio.run(run.run(timeout=seconds))
                 client_after = resource.getrusage(resource.RUSAGE_SELF)
+                server_after = server.cpu_seconds()
             finally:
                 server.stop()
-            children_after = resource.getrusage(resource.RUSAGE_CHILDREN)
             result = summary(run, elapsed)
             done = max(1, run.stats.actions)
             result.update({
                 "tables": tables, "workers": workers, "game": game, "backend": site.store.dialect,
-                # CPU per action: the bots (this process, during the run) and the server's
-                # processes (their whole life, start included; not the database server's).
+                # CPU per action during the run: the bots (this process) and the server's
+                # processes (not the database server's).
                 "client_cpu_ms_per_action": round(_cpu(client_before, client_after) * 1000 / done, 3),
-                "server_cpu_ms_per_action": round(_cpu(children_before, children_after) * 1000 / done, 3),
+                "server_cpu_ms_per_action": (
+                    round((server_after - server_before) * 1000 / done, 3)
+                    if server_before is not None and server_after is not None else None),
             })
             return result
         finally:

@@ -55,3 +55,74 @@ def test_sse_under_gunicorn_gevent_workers(tmp_path: Path) -> None:
     finally:
         server.stop()  # quick shutdown: gunicorn does not wait for the open event streams
         site.close()
+
+
+# ------------------------------------------------------------------ one send per answer
+class _Recorder:
+    """A socket that keeps what each ``sendall`` sent."""
+
+    def __init__(self) -> None:
+        self.sends: list[bytes] = []
+
+    def sendall(self, data: bytes) -> None:
+        self.sends.append(bytes(data))
+
+
+@pytest.fixture
+def one_send() -> object:
+    from gunicorn.http import wsgi
+
+    from framework.server import one_send_responses
+
+    original = wsgi.Response
+    one_send_responses()
+    one_send_responses()  # a second call changes nothing
+    assert wsgi.Response.__mro__[1] is original
+    yield wsgi
+    wsgi.Response = original
+
+
+def _answer(wsgi: object, raw: bytes, body: list[bytes], status: str = "200 OK",
+            length: bool = True) -> list[bytes]:
+    """``raw`` parsed by gunicorn and answered with ``body``: the bytes of each send."""
+    from gunicorn.config import Config
+    from gunicorn.http.parser import RequestParser
+
+    cfg = Config()
+    req = next(iter(RequestParser(cfg, iter([raw]), ("127.0.0.1", 9))))
+    sock = _Recorder()
+    resp, _environ = wsgi.create(req, sock, ("127.0.0.1", 9), ("127.0.0.1", 8000), cfg)  # type: ignore[attr-defined]
+    headers = [("Content-Type", "text/plain")]
+    if length:
+        headers.append(("Content-Length", str(sum(len(b) for b in body))))
+    resp.start_response(status, headers)
+    for item in body:
+        resp.write(item)
+    resp.close()
+    return sock.sends
+
+
+def test_an_answer_leaves_in_one_send(one_send: object) -> None:
+    sends = _answer(one_send, b"POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n", [b'{"ok": 1}'])
+    assert len(sends) == 1
+    head, _, body = sends[0].partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 OK\r\n") and b"Content-Length: 9" in head
+    assert body == b'{"ok": 1}'
+
+
+def test_a_stream_sends_its_head_with_the_first_chunk(one_send: object) -> None:
+    sends = _answer(one_send, b"GET /events HTTP/1.1\r\nHost: a\r\n\r\n", [b"data: 1\n\n", b"data: 2\n\n"],
+                    length=False)
+    assert len(sends) == 3
+    head, _, first = sends[0].partition(b"\r\n\r\n")
+    assert b"Transfer-Encoding: chunked" in head
+    assert first == b"9\r\ndata: 1\n\n\r\n"
+    assert sends[1:] == [b"9\r\ndata: 2\n\n\r\n", b"0\r\n\r\n"]
+
+
+def test_an_answer_without_body_still_sends_its_head(one_send: object) -> None:
+    sends = _answer(one_send, b"GET /x HTTP/1.1\r\nHost: a\r\n\r\n", [], status="204 No Content")
+    assert len(sends) == 1 and sends[0].startswith(b"HTTP/1.1 204 No Content\r\n")
+    assert sends[0].endswith(b"\r\n\r\n")
+    head_only = _answer(one_send, b"HEAD /x HTTP/1.1\r\nHost: a\r\n\r\n", [b"hello"])
+    assert len(head_only) == 1 and b"hello" not in head_only[0]
