@@ -118,7 +118,8 @@ def one_send_responses() -> None:
         def send_headers(self) -> None:
             if self.headers_sent:
                 return
-            sock, holder = self.sock, _HeldBytes()
+            sock: Any = self.sock
+            holder = _HeldBytes()
             self.sock = holder
             try:
                 super().send_headers()
