@@ -114,12 +114,12 @@ def one_send_responses() -> None:
     class OneSendResponse(base):  # type: ignore[misc, valid-type]
         arena_one_send = True
         _held = b""
+        sock: Any
 
         def send_headers(self) -> None:
             if self.headers_sent:
                 return
-            sock: Any = self.sock
-            holder = _HeldBytes()
+            sock, holder = self.sock, _HeldBytes()
             self.sock = holder
             try:
                 super().send_headers()
