@@ -13,6 +13,7 @@ import os
 import re
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -430,6 +431,11 @@ def _client_catalog(lang: str, directories: tuple[Path, ...]) -> dict[str, Any]:
 
 _cache: dict[tuple[str, str | None], tuple[tuple[int, ...], Translator]] = {}
 _cache_lock = threading.Lock()
+#: a catalog file changed on disk is taken up within this many seconds (``translator``
+#: looks at the files' times at most this often for one language and game)
+RECHECK_S = 1.0
+_recent: dict[tuple[str, Any], tuple[float, Translator]] = {}
+MAX_RECENT = 4096
 
 
 def clear_cache() -> None:
@@ -438,14 +444,30 @@ def clear_cache() -> None:
         _cache.clear()
         _game_dirs.clear()
         _unknown_games.clear()
+        _recent.clear()
 
 
 def translator(lang: str, game: str | os.PathLike[str] | None = None) -> Translator:
     """The translator into ``lang`` for ``game``'s strings (and the framework's).
 
-    Cached per (lang, game), reloaded when a catalog file changes. ``"en"`` and unknown
-    languages translate nothing; English plural rules still apply.
+    Cached per (lang, game), reloaded when a catalog file changes (seen within
+    ``RECHECK_S``: every request asks for its translator, and looking at the catalog files
+    each time costs system calls). ``"en"`` and unknown languages translate nothing;
+    English plural rules still apply.
     """
+    key = (lang, game)
+    now = time.monotonic()
+    hit = _recent.get(key)
+    if hit is not None and now - hit[0] < RECHECK_S:
+        return hit[1]
+    found = _translator(lang, game)
+    if len(_recent) >= MAX_RECENT:
+        _recent.clear()
+    _recent[key] = (now, found)
+    return found
+
+
+def _translator(lang: str, game: str | os.PathLike[str] | None) -> Translator:
     lang = _base_language(lang) or SOURCE_LANGUAGE
     key_game = None if game is None or game == FRAMEWORK else os.fspath(game)
     directories: list[Path] = []

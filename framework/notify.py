@@ -28,6 +28,8 @@ import socket
 import struct
 import threading
 import time
+from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +40,8 @@ from framework.storage.base import TableStore
 log = logging.getLogger(__name__)
 
 DEFAULT_INTERVAL_S = 0.05
-PEER_POLL_S = 0.1  # the poll's interval while the processes of the machine announce commits
+PEER_POLL_S = 0.5  # the poll's interval while the processes of the machine announce commits
+FLUSH_S = 0.002  # how soon datagrams held for a busy peer are sent again
 MAX_DATAGRAM = 60_000  # a larger commit is announced without its notifications
 
 
@@ -48,8 +51,11 @@ class PeerChannel:
     Each listening process binds a Linux abstract UNIX datagram socket (no file, gone with
     the process) and leaves an empty file named ``<pid>-<token>`` in ``directory``; a
     committing process sends one datagram to each such peer. Sending never waits: a peer
-    whose queue is full, or that is gone, misses the datagram, and the poll finds the commit.
+    whose queue is full gets it later (``flush``, from the notifier's thread); a peer that is
+    gone is forgotten.
     """
+
+    MAX_HELD = 1024  # datagrams kept for one peer whose queue stays full
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
@@ -58,7 +64,10 @@ class PeerChannel:
         self._sender: tuple[int, socket.socket] | None = None
         self._peers: list[tuple[str, bytes]] = []
         self._peers_read = 0.0
-        self.sent = self.dropped = 0  # datagrams sent, and not sent (queue full, peer gone)
+        self.sent = self.dropped = 0  # datagrams sent, and never sent (peer gone, held too long)
+        self._pending: dict[bytes, deque[bytes]] = {}  # peer -> datagrams its full queue refused
+        self._send_lock = threading.Lock()
+        self.kick: Callable[[], None] | None = None  # called when datagrams are held
         self.foreign = 0  # datagrams from another user's process, ignored
 
     @staticmethod
@@ -125,26 +134,73 @@ class PeerChannel:
         return self._peers
 
     def send(self, payload: bytes) -> None:
+        """Send ``payload`` to every peer, in the order of the calls. A peer whose queue is
+        full (the kernel keeps ``net.unix.max_dgram_qlen`` datagrams, 10 by default: a
+        worker busy for a few milliseconds fills it) gets it later (``flush``)."""
         peers = self.peers()
         if not peers:
             return
+        with self._send_lock:
+            sock = self._sender_socket()
+            for name, address in peers:
+                held = self._pending.get(address)
+                if held:
+                    self._hold(address, held, payload)
+                elif not self._send_one(sock, name, address, payload):
+                    self._hold(address, self._pending.setdefault(address, deque()), payload)
+            waiting = bool(self._pending)
+        if waiting and self.kick is not None:
+            self.kick()
+
+    def flush(self) -> bool:
+        """Send the datagrams held for peers whose queue was full, oldest first, until a
+        queue is full again. True while some still wait."""
+        if not self._pending:
+            return False
+        with self._send_lock:
+            sock = self._sender_socket()
+            for address, held in list(self._pending.items()):
+                while held and self._send_one(sock, None, address, held[0]):
+                    held.popleft()
+                if not held:
+                    self._pending.pop(address, None)
+            return bool(self._pending)
+
+    def _sender_socket(self) -> socket.socket:
         pid = os.getpid()
         if self._sender is None or self._sender[0] != pid:
             sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
             sender.setblocking(False)
             self._sender = (pid, sender)
-        sock = self._sender[1]
-        for name, address in peers:
-            try:
-                sock.sendto(payload, address)
-                self.sent += 1
-            except (ConnectionRefusedError, FileNotFoundError):
-                self.dropped += 1
-                with contextlib.suppress(OSError):  # that process is gone
-                    (self.directory / name).unlink()
-                self._peers_read = 0.0
-            except OSError:  # its queue is full: the poll finds the commit
-                self.dropped += 1
+            self._pending.clear()  # a forked child holds nothing for its parent's peers
+        return self._sender[1]
+
+    def _send_one(self, sock: socket.socket, name: str | None, address: bytes, payload: bytes) -> bool:
+        """One datagram to one peer: True when it is sent or cannot ever be (the peer is
+        gone), False when the peer's queue is full."""
+        try:
+            sock.sendto(payload, address)
+        except BlockingIOError:
+            return False
+        except (ConnectionRefusedError, FileNotFoundError):
+            self.dropped += 1 + len(self._pending.pop(address, ()))
+            if name is None:
+                name = address.removeprefix(b"\0arena-peer-").decode()
+            with contextlib.suppress(OSError):  # that process is gone
+                (self.directory / name).unlink()
+            self._peers_read = 0.0
+            return True
+        except OSError:  # too large, or refused otherwise: the poll finds the commit
+            self.dropped += 1
+            return True
+        self.sent += 1
+        return True
+
+    def _hold(self, address: bytes, held: deque[bytes], payload: bytes) -> None:
+        held.append(payload)
+        if len(held) > self.MAX_HELD:  # that peer is stuck: the oldest go (its poll finds them)
+            held.popleft()
+            self.dropped += 1
 
 
 class Notifier:
@@ -162,6 +218,7 @@ class Notifier:
         self._alive = False  # the thread runs (set before it starts, cleared as it ends)
         self._pid: int | None = None
         self._stop = threading.Event()
+        self._kick = threading.Event()  # wakes the poll loop: datagrams wait, or stop
         self._ready = threading.Event()
         self._seen: dict[int, int] = {}  # table -> last gamelog id the poller saw
         self.wakeups = 0  # tables woken for another process's commit (tests, monitoring)
@@ -183,7 +240,10 @@ class Notifier:
             if self._alive and self._pid == os.getpid():
                 return
             self._stop = threading.Event()
+            self._kick = threading.Event()
             self._ready = threading.Event()
+            if self.channel is not None:
+                self.channel.kick = self._kick.set
             self._pid = os.getpid()
             self._alive = True
             self._thread = threading.Thread(target=self._run, name=f"arena-notify-{self.mode}", daemon=True)
@@ -266,6 +326,7 @@ class Notifier:
 
     def stop(self) -> None:
         self._stop.set()
+        self._kick.set()
         thread = self._thread
         if thread is not None and thread.is_alive() and self._pid == os.getpid():
             thread.join(timeout=5)
@@ -298,19 +359,27 @@ class Notifier:
 
     def _poll(self) -> None:
         self._ready.set()
+        next_poll = 0.0
         while not self._stop.is_set():
-            started = time.monotonic()
-            try:
-                self.poll_once()
-            except Exception:  # a poll that fails is tried again; streams also time out
-                log.exception("polling the gamelog for other processes' commits failed")
-            # At most a tenth of a core for polling: with many tables watched, a round takes
-            # longer and the next one waits longer (streams also re-read on their own timeout).
-            spent = time.monotonic() - started
-            interval = self.interval
-            if self.channel is not None and self.channel.token is not None:
-                interval = max(interval, PEER_POLL_S)  # the others announce their commits
-            self._stop.wait(max(interval - spent, 9 * spent))
+            now = time.monotonic()
+            if now >= next_poll:
+                try:
+                    self.poll_once()
+                except Exception:  # a poll that fails is tried again; streams also time out
+                    log.exception("polling the gamelog for other processes' commits failed")
+                # At most a tenth of a core for polling: with many tables watched, a round
+                # takes longer and the next one waits longer (streams also re-read on their
+                # own timeout).
+                spent = time.monotonic() - now
+                interval = self.interval
+                if self.channel is not None and self.channel.token is not None:
+                    interval = max(interval, PEER_POLL_S)  # the others announce their commits
+                next_poll = now + max(interval, 10 * spent)
+            wait = next_poll - time.monotonic()
+            if self.channel is not None and self.channel.flush():
+                wait = min(wait, FLUSH_S)  # a peer's queue was full: try again shortly
+            self._kick.wait(max(0.0, wait))
+            self._kick.clear()
 
     # ------------------------------------------------------------------ LISTEN (PostgreSQL)
     def _listen(self) -> None:

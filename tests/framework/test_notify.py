@@ -170,3 +170,45 @@ def test_only_datagrams_from_this_user_are_heard() -> None:
     assert PeerChannel.from_us(creds(os.getuid()))
     assert not PeerChannel.from_us(creds(os.getuid() + 1))  # another user's process
     assert not PeerChannel.from_us([])  # no credentials: not heard
+
+
+def test_datagrams_for_a_busy_peer_wait_and_arrive_in_order(tmp_path: Any) -> None:
+    """The kernel queues a few datagrams per receiver (``net.unix.max_dgram_qlen``); the
+    rest are held and sent, in order, once the peer has read its queue."""
+    from framework.notify import PeerChannel
+
+    if not PeerChannel.supported():
+        pytest.skip("datagrams between processes are Linux only")
+    receiver, sender = PeerChannel(tmp_path / "peers"), PeerChannel(tmp_path / "peers")
+    sock = receiver.bind()
+    sock.settimeout(0)
+    kicks: list[int] = []
+    sender.kick = lambda: kicks.append(1)
+    try:
+        payloads = [f"commit {i}".encode() for i in range(200)]
+        for payload in payloads:
+            sender.send(payload)
+        assert kicks and sender._pending  # the queue filled up: some wait
+        got: list[bytes] = []
+        for _ in range(1000):
+            while True:
+                try:
+                    got.append(receiver.receive(sock) or b"")
+                except BlockingIOError:
+                    break
+            if not sender.flush():
+                break
+        while True:
+            try:
+                got.append(receiver.receive(sock) or b"")
+            except BlockingIOError:
+                break
+        assert got == payloads and sender.dropped == 0 and sender.sent == 200
+        # a peer that never reads keeps only the newest MAX_HELD; the older ones are dropped
+        sender.MAX_HELD = 5
+        for i in range(100):
+            sender.send(b"late %d" % i)
+        assert len(sender._pending[PeerChannel._address(receiver.token or "")]) == 5
+        assert sender.dropped > 0
+    finally:
+        receiver.close()

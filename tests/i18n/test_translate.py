@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from framework import i18n
 from framework.errors import GameSystemError, NotYourTurnError, UserError
 from framework.i18n import (
     MessageFormatError,
@@ -70,7 +71,8 @@ def test_translator_chain_game_then_framework_then_english() -> None:
     assert translator("fr", TALLY) is translator("fr", TALLY)  # cached
 
 
-def test_a_game_catalog_overrides_the_framework_and_reloads_when_changed(tmp_path: Path) -> None:
+def test_a_game_catalog_overrides_the_framework_and_reloads_when_changed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game = tmp_path / "tally"
     shutil.copytree(TALLY, game, ignore=shutil.ignore_patterns("__pycache__"))
     po = po_path(game / "translations", "fr")
@@ -78,6 +80,9 @@ def test_a_game_catalog_overrides_the_framework_and_reloads_when_changed(tmp_pat
     po.write_text(po.read_text(encoding="utf-8") + '\nmsgid "You"\nmsgstr "Toi"\n', encoding="utf-8")
     stat = po.stat()
     os.utime(po, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+    # the files are looked at again once RECHECK_S has passed since the last look
+    assert translator("fr", game)("You") == "Vous"
+    monkeypatch.setattr(i18n, "RECHECK_S", 0.0)
     assert translator("fr", game)("You") == "Toi"
 
 
