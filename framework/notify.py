@@ -29,7 +29,6 @@ import struct
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +40,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_INTERVAL_S = 0.05
 PEER_POLL_S = 0.5  # the poll's interval while the processes of the machine announce commits
+HELLO = b"hello"  # a process that starts listening tells the others to list the peers again
 FLUSH_S = 0.002  # how soon datagrams held for a busy peer are sent again
 MAX_DATAGRAM = 60_000  # a larger commit is announced without its notifications
 
@@ -51,8 +51,8 @@ class PeerChannel:
     Each listening process binds a Linux abstract UNIX datagram socket (no file, gone with
     the process) and leaves an empty file named ``<pid>-<token>`` in ``directory``; a
     committing process sends one datagram to each such peer. Sending never waits: a peer
-    whose queue is full gets it later (``flush``, from the notifier's thread); a peer that is
-    gone is forgotten.
+    whose queue is full gets it a few milliseconds later, in order (a thread flushes what is
+    held); a peer that is gone is forgotten.
     """
 
     MAX_HELD = 1024  # datagrams kept for one peer whose queue stays full
@@ -67,7 +67,7 @@ class PeerChannel:
         self.sent = self.dropped = 0  # datagrams sent, and never sent (peer gone, held too long)
         self._pending: dict[bytes, deque[bytes]] = {}  # peer -> datagrams its full queue refused
         self._send_lock = threading.Lock()
-        self.kick: Callable[[], None] | None = None  # called when datagrams are held
+        self._flusher: int | None = None  # the pid whose flusher thread runs
         self.foreign = 0  # datagrams from another user's process, ignored
 
     @staticmethod
@@ -92,6 +92,7 @@ class PeerChannel:
         (self.directory / self.token).touch(mode=0o600)
         self._sock = sock
         self._peers_read = 0.0
+        self.send(HELLO)  # the others list this process now, not at their next look
         return sock
 
     def close(self) -> None:
@@ -121,6 +122,10 @@ class PeerChannel:
             return None
         return bytes(payload)
 
+    def forget_peers(self) -> None:
+        """List the peers again at the next send (one has just started)."""
+        self._peers_read = 0.0
+
     def peers(self) -> list[tuple[str, bytes]]:
         """The other listening processes (the folder is read at most once a second)."""
         now = time.monotonic()
@@ -136,7 +141,8 @@ class PeerChannel:
     def send(self, payload: bytes) -> None:
         """Send ``payload`` to every peer, in the order of the calls. A peer whose queue is
         full (the kernel keeps ``net.unix.max_dgram_qlen`` datagrams, 10 by default: a
-        worker busy for a few milliseconds fills it) gets it later (``flush``)."""
+        worker busy for a few milliseconds fills it) gets it a few milliseconds later, from a
+        thread that sends what is held (``flush``)."""
         peers = self.peers()
         if not peers:
             return
@@ -148,23 +154,39 @@ class PeerChannel:
                     self._hold(address, held, payload)
                 elif not self._send_one(sock, name, address, payload):
                     self._hold(address, self._pending.setdefault(address, deque()), payload)
-            waiting = bool(self._pending)
-        if waiting and self.kick is not None:
-            self.kick()
+            if self._pending and self._flusher != os.getpid():
+                self._flusher = os.getpid()
+                threading.Thread(target=self._flush_held, daemon=True, name="arena-notify-held").start()
+
+    def _flush_held(self) -> None:
+        """Send the held datagrams every ``FLUSH_S`` until none is left (a thread, started
+        when one is held: a process that commits need not stream); less often while a peer
+        reads nothing (stopped, say)."""
+        delay = FLUSH_S
+        while True:
+            time.sleep(delay)
+            with self._send_lock:
+                before = sum(len(held) for held in self._pending.values())
+                if not self._flush_locked():
+                    self._flusher = None
+                    return
+                stuck = sum(len(held) for held in self._pending.values()) >= before
+            delay = min(delay * 2, 0.1) if stuck else FLUSH_S
 
     def flush(self) -> bool:
         """Send the datagrams held for peers whose queue was full, oldest first, until a
         queue is full again. True while some still wait."""
-        if not self._pending:
-            return False
         with self._send_lock:
-            sock = self._sender_socket()
-            for address, held in list(self._pending.items()):
-                while held and self._send_one(sock, None, address, held[0]):
-                    held.popleft()
-                if not held:
-                    self._pending.pop(address, None)
-            return bool(self._pending)
+            return self._flush_locked()
+
+    def _flush_locked(self) -> bool:
+        sock = self._sender_socket()
+        for address, held in list(self._pending.items()):
+            while held and self._send_one(sock, None, address, held[0]):
+                held.popleft()
+            if not held:
+                self._pending.pop(address, None)
+        return bool(self._pending)
 
     def _sender_socket(self) -> socket.socket:
         pid = os.getpid()
@@ -173,6 +195,7 @@ class PeerChannel:
             sender.setblocking(False)
             self._sender = (pid, sender)
             self._pending.clear()  # a forked child holds nothing for its parent's peers
+            self._flusher = None
         return self._sender[1]
 
     def _send_one(self, sock: socket.socket, name: str | None, address: bytes, payload: bytes) -> bool:
@@ -218,7 +241,6 @@ class Notifier:
         self._alive = False  # the thread runs (set before it starts, cleared as it ends)
         self._pid: int | None = None
         self._stop = threading.Event()
-        self._kick = threading.Event()  # wakes the poll loop: datagrams wait, or stop
         self._ready = threading.Event()
         self._seen: dict[int, int] = {}  # table -> last gamelog id the poller saw
         self.wakeups = 0  # tables woken for another process's commit (tests, monitoring)
@@ -240,10 +262,7 @@ class Notifier:
             if self._alive and self._pid == os.getpid():
                 return
             self._stop = threading.Event()
-            self._kick = threading.Event()
             self._ready = threading.Event()
-            if self.channel is not None:
-                self.channel.kick = self._kick.set
             self._pid = os.getpid()
             self._alive = True
             self._thread = threading.Thread(target=self._run, name=f"arena-notify-{self.mode}", daemon=True)
@@ -291,6 +310,10 @@ class Notifier:
 
     def received_datagram(self, payload: bytes) -> None:
         """Apply another process's announced commit to this process's streams."""
+        if payload == HELLO:
+            if self.channel is not None:
+                self.channel.forget_peers()
+            return
         try:
             table_id, last_id, rows, status = json.loads(payload)
             table_id = int(table_id)
@@ -326,7 +349,6 @@ class Notifier:
 
     def stop(self) -> None:
         self._stop.set()
-        self._kick.set()
         thread = self._thread
         if thread is not None and thread.is_alive() and self._pid == os.getpid():
             thread.join(timeout=5)
@@ -359,27 +381,19 @@ class Notifier:
 
     def _poll(self) -> None:
         self._ready.set()
-        next_poll = 0.0
         while not self._stop.is_set():
-            now = time.monotonic()
-            if now >= next_poll:
-                try:
-                    self.poll_once()
-                except Exception:  # a poll that fails is tried again; streams also time out
-                    log.exception("polling the gamelog for other processes' commits failed")
-                # At most a tenth of a core for polling: with many tables watched, a round
-                # takes longer and the next one waits longer (streams also re-read on their
-                # own timeout).
-                spent = time.monotonic() - now
-                interval = self.interval
-                if self.channel is not None and self.channel.token is not None:
-                    interval = max(interval, PEER_POLL_S)  # the others announce their commits
-                next_poll = now + max(interval, 10 * spent)
-            wait = next_poll - time.monotonic()
-            if self.channel is not None and self.channel.flush():
-                wait = min(wait, FLUSH_S)  # a peer's queue was full: try again shortly
-            self._kick.wait(max(0.0, wait))
-            self._kick.clear()
+            started = time.monotonic()
+            try:
+                self.poll_once()
+            except Exception:  # a poll that fails is tried again; streams also time out
+                log.exception("polling the gamelog for other processes' commits failed")
+            # At most a tenth of a core for polling: with many tables watched, a round takes
+            # longer and the next one waits longer (streams also re-read on their own timeout).
+            spent = time.monotonic() - started
+            interval = self.interval
+            if self.channel is not None and self.channel.token is not None:
+                interval = max(interval, PEER_POLL_S)  # the others announce their commits
+            self._stop.wait(max(interval - spent, 9 * spent))
 
     # ------------------------------------------------------------------ LISTEN (PostgreSQL)
     def _listen(self) -> None:

@@ -182,13 +182,11 @@ def test_datagrams_for_a_busy_peer_wait_and_arrive_in_order(tmp_path: Any) -> No
     receiver, sender = PeerChannel(tmp_path / "peers"), PeerChannel(tmp_path / "peers")
     sock = receiver.bind()
     sock.settimeout(0)
-    kicks: list[int] = []
-    sender.kick = lambda: kicks.append(1)
     try:
         payloads = [f"commit {i}".encode() for i in range(200)]
         for payload in payloads:
             sender.send(payload)
-        assert kicks and sender._pending  # the queue filled up: some wait
+        assert sender._pending  # the queue filled up: some wait, for the flusher thread
         got: list[bytes] = []
         for _ in range(1000):
             while True:
@@ -204,6 +202,10 @@ def test_datagrams_for_a_busy_peer_wait_and_arrive_in_order(tmp_path: Any) -> No
             except BlockingIOError:
                 break
         assert got == payloads and sender.dropped == 0 and sender.sent == 200
+        deadline = time.monotonic() + 5
+        while sender._flusher is not None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert sender._flusher is None  # nothing held: the flusher thread has ended
         # a peer that never reads keeps only the newest MAX_HELD; the older ones are dropped
         sender.MAX_HELD = 5
         for i in range(100):
@@ -212,3 +214,30 @@ def test_datagrams_for_a_busy_peer_wait_and_arrive_in_order(tmp_path: Any) -> No
         assert sender.dropped > 0
     finally:
         receiver.close()
+
+
+def test_a_process_that_starts_listening_is_listed_at_once(tmp_path: Any, registry: GameRegistry) -> None:
+    from framework.notify import HELLO, PeerChannel
+
+    if not PeerChannel.supported():
+        pytest.skip("datagrams between processes are Linux only")
+    site = Site.open(tmp_path / "instance", registry=registry)
+    channel = site.notifier.channel
+    assert channel is not None
+    try:
+        sock = channel.bind()
+        sock.settimeout(5)
+        assert channel.peers() == []  # listed now; not again for a second
+        newcomer = PeerChannel(channel.directory)
+        newcomer.bind()  # says hello to the peers it finds
+        try:
+            payload = channel.receive(sock)
+            assert payload == HELLO
+            assert channel.peers() == []  # still the old list...
+            site.notifier.received_datagram(payload)
+            assert [name for name, _ in channel.peers()] == [newcomer.token]  # ...until the hello
+            assert site.notifier.received == 0  # a hello is no commit
+        finally:
+            newcomer.close()
+    finally:
+        site.close()
