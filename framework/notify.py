@@ -10,11 +10,13 @@ statement for all tables on MariaDB) and wakes a table whose id moved.
 A wake-up only tells a stream to read the gamelog after the last id it sent, so a late,
 doubled or spurious wake-up can never lose, double or reorder a notification.
 
-SQLite and MariaDB, processes of one site on one machine (gunicorn's workers): each commit
+Processes of one site on one machine (gunicorn's workers), on every backend: each commit
 is also sent to the other processes in a UNIX datagram (``PeerChannel``) that carries its
 notifications and the table's status, so their streams send them at once without reading
 the database (``Runtime.publish_remote``). The poll then only looks for writers that do
-not announce (another machine, the command line), every ``PEER_POLL_S``.
+not announce (another machine, the command line), every ``PEER_POLL_S``; on PostgreSQL a
+NOTIFY from a process that announces to this one is not woken again (its datagram does it),
+while those of other machines and of the command line still wake.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from framework.runtime import Runtime
 from framework.storage.base import TableStore
 
 log = logging.getLogger(__name__)
+_HOST = socket.gethostname()  # as in PostgresStore.sender
 
 DEFAULT_INTERVAL_S = 0.05
 PEER_POLL_S = 0.5  # the poll's interval while the processes of the machine announce commits
@@ -69,6 +72,7 @@ class PeerChannel:
         self._send_lock = threading.Lock()
         self._flusher: int | None = None  # the pid whose flusher thread runs
         self.foreign = 0  # datagrams from another user's process, ignored
+        self.heard: dict[int, float] = {}  # pid -> when a datagram from it last came
 
     @staticmethod
     def supported() -> bool:
@@ -105,22 +109,33 @@ class PeerChannel:
             self._sock = None
 
     @staticmethod
-    def from_us(ancillary: list[tuple[int, int, bytes]]) -> bool:
-        """The datagram's credentials (``SCM_CREDENTIALS``: pid, uid, gid) name this
-        process's user."""
+    def sender_pid(ancillary: list[tuple[int, int, bytes]]) -> int | None:
+        """The sending process, when the datagram's credentials (``SCM_CREDENTIALS``: pid,
+        uid, gid) name this process's user; else None."""
         for level, kind, data in ancillary:
             if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS and len(data) >= 12:
-                _pid, uid, _gid = struct.unpack("3i", data[:12])
-                return bool(uid == os.getuid())
-        return False
+                pid, uid, _gid = struct.unpack("3i", data[:12])
+                return int(pid) if uid == os.getuid() else None
+        return None
+
+    @classmethod
+    def from_us(cls, ancillary: list[tuple[int, int, bytes]]) -> bool:
+        return cls.sender_pid(ancillary) is not None
 
     def receive(self, sock: socket.socket) -> bytes | None:
         """The next datagram from a process of this user (None: another user's, dropped)."""
         payload, ancillary, _flags, _address = sock.recvmsg(65536, socket.CMSG_SPACE(12))
-        if not self.from_us(ancillary):
+        pid = self.sender_pid(ancillary)
+        if pid is None:
             self.foreign += 1
             return None
+        self.heard[pid] = time.monotonic()
         return bytes(payload)
+
+    def announces(self, pid: int, within: float = 60.0) -> bool:
+        """Process ``pid`` has sent this one a datagram in the last ``within`` seconds."""
+        heard = self.heard.get(pid)
+        return heard is not None and time.monotonic() - heard < within
 
     def forget_peers(self) -> None:
         """List the peers again at the next send (one has just started)."""
@@ -246,7 +261,7 @@ class Notifier:
         self.wakeups = 0  # tables woken for another process's commit (tests, monitoring)
         self.received = 0  # commits announced by another process
         self.channel: PeerChannel | None = None
-        if peers_dir is not None and self.mode == "poll" and PeerChannel.supported():
+        if peers_dir is not None and PeerChannel.supported():
             self.channel = PeerChannel(peers_dir)
 
     @property
@@ -396,6 +411,18 @@ class Notifier:
             self._stop.wait(max(interval - spent, 9 * spent))
 
     # ------------------------------------------------------------------ LISTEN (PostgreSQL)
+    def _announced_by(self, sender: str) -> bool:
+        """The NOTIFY's sender (``host/pid/store``) is a process of this machine that
+        announces its commits to this one in datagrams (one came from it lately), with their
+        notifications: its datagram wakes the streams, which then need not read the
+        database."""
+        channel = self.channel
+        if channel is None or channel.token is None:
+            return False
+        host, _, rest = sender.partition("/")
+        pid = rest.partition("/")[0]
+        return host == _HOST and pid.isdigit() and channel.announces(int(pid))
+
     def _listen(self) -> None:
         import psycopg
 
@@ -415,7 +442,7 @@ class Notifier:
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=0.5):
                             table, _, sender = note.payload.partition(" ")
-                            if sender != me and table.isdigit():
+                            if sender != me and table.isdigit() and not self._announced_by(sender):
                                 self.wakeups += 1
                                 self.runtime.wake_if_listened(int(table))
             except Exception as exc:

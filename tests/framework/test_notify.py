@@ -4,6 +4,7 @@ event streams of that table, waiting in that process, at once and in order."""
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from typing import Any
@@ -105,8 +106,15 @@ def test_a_commit_reaches_the_other_process_in_a_datagram_with_its_notifications
     worker = Site.open(first.instance_path, database_url=database_url, registry=registry)
     try:
         if worker.notifier.channel is None:
-            pytest.skip("PostgreSQL wakes the other processes with NOTIFY; no datagrams")
+            pytest.skip("datagrams between processes are Linux only")
         worker.notifier.ensure_running()  # what the worker's first waiting stream does
+        first.notifier.ensure_running()  # listening, it says hello to the worker...
+        deadline = time.monotonic() + 10
+        while not worker.notifier.channel.announces(os.getpid()) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        # ...which then knows its commits come in datagrams: on PostgreSQL, their NOTIFYs
+        # wake nothing (the datagram does), and the streams read nothing
+        assert worker.notifier.channel.announces(os.getpid())
         rt = worker.runtime
         last = lab_table.data(None)["notifications"]["last_packet_id"]
         # the worker's stream at the log's end: its first read is the database's
