@@ -76,11 +76,12 @@ def test_a_game_catalog_overrides_the_framework_and_reloads_when_changed(
     game = tmp_path / "tally"
     shutil.copytree(TALLY, game, ignore=shutil.ignore_patterns("__pycache__"))
     po = po_path(game / "translations", "fr")
+    monkeypatch.setattr(i18n, "RECHECK_S", 3600.0)
     assert translator("fr", game)("You") == "Vous"
     po.write_text(po.read_text(encoding="utf-8") + '\nmsgid "You"\nmsgstr "Toi"\n', encoding="utf-8")
     stat = po.stat()
     os.utime(po, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
-    # the files are looked at again once RECHECK_S has passed since the last look
+    # the files are looked at again only once RECHECK_S has passed since the last look
     assert translator("fr", game)("You") == "Vous"
     monkeypatch.setattr(i18n, "RECHECK_S", 0.0)
     assert translator("fr", game)("You") == "Toi"
