@@ -194,10 +194,14 @@ def test_datagrams_for_a_busy_peer_wait_and_arrive_in_order(tmp_path: Any) -> No
     sock = receiver.bind()
     sock.settimeout(0)
     try:
-        payloads = [f"commit {i}".encode() for i in range(200)]
-        for payload in payloads:
-            sender.send(payload)
-        assert sender._pending  # the queue filled up: some wait, for the flusher thread
+        payloads: list[bytes] = []
+        while len(payloads) < 100_000 and not sender._pending:  # until the queue is full
+            payloads.append(f"commit {len(payloads)}".encode())
+            sender.send(payloads[-1])
+        for _ in range(50):  # and some more, held behind
+            payloads.append(f"commit {len(payloads)}".encode())
+            sender.send(payloads[-1])
+        assert len(sender._pending[PeerChannel._address(receiver.token or "")]) == 51
         got: list[bytes] = []
         for _ in range(1000):
             while True:
@@ -212,7 +216,7 @@ def test_datagrams_for_a_busy_peer_wait_and_arrive_in_order(tmp_path: Any) -> No
                 got.append(receiver.receive(sock) or b"")
             except BlockingIOError:
                 break
-        assert got == payloads and sender.dropped == 0 and sender.sent == 200
+        assert got == payloads and sender.dropped == 0 and sender.sent == len(payloads)
         deadline = time.monotonic() + 5
         while sender._flusher is not None and time.monotonic() < deadline:
             time.sleep(0.01)
