@@ -9,7 +9,6 @@ process; the server runs in another process (``python -m framework.server``).
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import os
 import random
@@ -31,6 +30,7 @@ from typing import Any
 
 from framework.bench import BENCH_GAME, percentile, scaffold_registry
 from framework.registry import GameRegistry
+from framework.server import settle_heap
 from framework.site import Site
 
 _CSRF = re.compile(r'"csrf": ?"([^"]+)"')
@@ -104,30 +104,21 @@ class ServerProcess:
         """The gunicorn workers (children of the master), from /proc."""
         pids = []
         for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
-                continue
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            fields = stat[stat.rfind(")") + 2:].split()
-            if len(fields) > 1 and int(fields[1]) == self.proc.pid:
+            fields = _proc_stat(entry.name) if entry.name.isdigit() else None
+            if fields is not None and len(fields) > 1 and int(fields[1]) == self.proc.pid:
                 pids.append(int(entry.name))
         return sorted(pids)
 
     def cpu_seconds(self) -> float | None:
         """User + system CPU the master and its workers have used so far (from /proc), or
         None where /proc cannot tell."""
-        tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
         total = 0
         for pid in [self.proc.pid, *self.worker_pids()]:
-            try:
-                stat = Path(f"/proc/{pid}/stat").read_text()
-            except OSError:
+            fields = _proc_stat(str(pid))
+            if fields is None:
                 return None
-            fields = stat[stat.rfind(")") + 2:].split()
             total += int(fields[11]) + int(fields[12])  # utime, stime
-        return total / tick
+        return total / os.sysconf("SC_CLK_TCK")
 
     def stop(self) -> None:
         """Quick shutdown (SIGINT: gunicorn does not wait for the open event streams)."""
@@ -138,6 +129,16 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(timeout=10)
+
+
+def _proc_stat(pid: str) -> list[str] | None:
+    """The fields of ``/proc/<pid>/stat`` after the command name (state, ppid, ...), or None
+    when that process is gone or /proc is missing."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat[stat.rfind(")") + 2:].split()
 
 
 # ---------------------------------------------------------------------------------- HTTP
@@ -657,8 +658,7 @@ def _bench_server(tables: int, workers: int, database_url: str | None, actions: 
             try:
                 run = LoadRun(server.host, server.port, specs, POLICIES[game], slots=tables,
                               max_actions=actions)
-                gc.collect()
-                gc.freeze()  # the bots' process, as the workers do (framework.server.settle_heap)
+                settle_heap()  # the bots' process, as the workers do
                 server_before = server.cpu_seconds()
                 client_before = resource.getrusage(resource.RUSAGE_SELF)
                 elapsed = asyncio.run(run.run(timeout=seconds))

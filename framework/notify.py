@@ -39,7 +39,6 @@ from framework.runtime import Runtime
 from framework.storage.base import TableStore
 
 log = logging.getLogger(__name__)
-_HOST = socket.gethostname()  # as in PostgresStore.sender
 
 DEFAULT_INTERVAL_S = 0.05
 PEER_POLL_S = 0.5  # the poll's interval while the processes of the machine announce commits
@@ -68,7 +67,7 @@ class PeerChannel:
         self._peers: list[tuple[str, bytes]] = []
         self._peers_read = 0.0
         self.sent = self.dropped = 0  # datagrams sent, and never sent (peer gone, held too long)
-        self._pending: dict[bytes, deque[bytes]] = {}  # peer -> datagrams its full queue refused
+        self._pending: dict[str, deque[bytes]] = {}  # peer -> datagrams its full queue refused
         self._send_lock = threading.Lock()
         self._flusher: int | None = None  # the pid whose flusher thread runs
         self.foreign = 0  # datagrams from another user's process, ignored
@@ -164,11 +163,11 @@ class PeerChannel:
         with self._send_lock:
             sock = self._sender_socket()
             for name, address in peers:
-                held = self._pending.get(address)
+                held = self._pending.get(name)
                 if held:
-                    self._hold(address, held, payload)
+                    self._hold(held, payload)
                 elif not self._send_one(sock, name, address, payload):
-                    self._hold(address, self._pending.setdefault(address, deque()), payload)
+                    self._hold(self._pending.setdefault(name, deque()), payload)
             if self._pending and self._flusher != os.getpid():
                 self._flusher = os.getpid()
                 threading.Thread(target=self._flush_held, daemon=True, name="arena-notify-held").start()
@@ -196,11 +195,12 @@ class PeerChannel:
 
     def _flush_locked(self) -> bool:
         sock = self._sender_socket()
-        for address, held in list(self._pending.items()):
-            while held and self._send_one(sock, None, address, held[0]):
+        for name, held in list(self._pending.items()):
+            address = self._address(name)
+            while held and self._send_one(sock, name, address, held[0]):
                 held.popleft()
             if not held:
-                self._pending.pop(address, None)
+                self._pending.pop(name, None)
         return bool(self._pending)
 
     def _sender_socket(self) -> socket.socket:
@@ -213,7 +213,7 @@ class PeerChannel:
             self._flusher = None
         return self._sender[1]
 
-    def _send_one(self, sock: socket.socket, name: str | None, address: bytes, payload: bytes) -> bool:
+    def _send_one(self, sock: socket.socket, name: str, address: bytes, payload: bytes) -> bool:
         """One datagram to one peer: True when it is sent or cannot ever be (the peer is
         gone), False when the peer's queue is full."""
         try:
@@ -221,9 +221,7 @@ class PeerChannel:
         except BlockingIOError:
             return False
         except (ConnectionRefusedError, FileNotFoundError):
-            self.dropped += 1 + len(self._pending.pop(address, ()))
-            if name is None:
-                name = address.removeprefix(b"\0arena-peer-").decode()
+            self.dropped += 1 + len(self._pending.pop(name, ()))
             with contextlib.suppress(OSError):  # that process is gone
                 (self.directory / name).unlink()
             self._peers_read = 0.0
@@ -234,7 +232,7 @@ class PeerChannel:
         self.sent += 1
         return True
 
-    def _hold(self, address: bytes, held: deque[bytes], payload: bytes) -> None:
+    def _hold(self, held: deque[bytes], payload: bytes) -> None:
         held.append(payload)
         if len(held) > self.MAX_HELD:  # that peer is stuck: the oldest go (its poll finds them)
             held.popleft()
@@ -419,9 +417,8 @@ class Notifier:
         channel = self.channel
         if channel is None or channel.token is None:
             return False
-        host, _, rest = sender.partition("/")
-        pid = rest.partition("/")[0]
-        return host == _HOST and pid.isdigit() and channel.announces(int(pid))
+        pid = self.store.local_sender_pid(sender)  # type: ignore[attr-defined]
+        return pid is not None and channel.announces(pid)
 
     def _listen(self) -> None:
         import psycopg

@@ -308,6 +308,13 @@ class PostgresStore:
         commits, whose listeners the runtime woke already)."""
         return f"{socket.gethostname()}/{os.getpid()}/{id(self)}"
 
+    @staticmethod
+    def local_sender_pid(sender: str) -> int | None:
+        """The process that sent a NOTIFY (``sender``), when it runs on this machine."""
+        host, _, rest = sender.partition("/")
+        pid = rest.partition("/")[0]
+        return int(pid) if host == socket.gethostname() and pid.isdigit() else None
+
     @property
     def channel(self) -> str:
         """The LISTEN/NOTIFY channel of this site: each commit on a table sends its id."""

@@ -201,7 +201,7 @@ def test_datagrams_for_a_busy_peer_wait_and_arrive_in_order(tmp_path: Any) -> No
         for _ in range(50):  # and some more, held behind
             payloads.append(f"commit {len(payloads)}".encode())
             sender.send(payloads[-1])
-        assert len(sender._pending[PeerChannel._address(receiver.token or "")]) == 51
+        assert len(sender._pending[receiver.token or ""]) == 51
         got: list[bytes] = []
         for _ in range(1000):
             while True:
@@ -225,7 +225,7 @@ def test_datagrams_for_a_busy_peer_wait_and_arrive_in_order(tmp_path: Any) -> No
         sender.MAX_HELD = 5
         for i in range(100):
             sender.send(b"late %d" % i)
-        assert len(sender._pending[PeerChannel._address(receiver.token or "")]) == 5
+        assert len(sender._pending[receiver.token or ""]) == 5
         assert sender.dropped > 0
     finally:
         receiver.close()
@@ -256,3 +256,13 @@ def test_a_process_that_starts_listening_is_listed_at_once(tmp_path: Any, regist
             newcomer.close()
     finally:
         site.close()
+
+
+def test_a_notify_sender_is_a_process_of_this_machine_or_none() -> None:
+    import socket
+
+    from framework.storage.postgres import PostgresStore
+
+    assert PostgresStore.local_sender_pid(f"{socket.gethostname()}/123/456") == 123
+    assert PostgresStore.local_sender_pid("another-host/123/456") is None
+    assert PostgresStore.local_sender_pid("garbage") is None
