@@ -429,13 +429,13 @@ def _client_catalog(lang: str, directories: tuple[Path, ...]) -> dict[str, Any]:
     return {"lang": lang, "plural_forms": plural_forms, "messages": messages}
 
 
-_cache: dict[tuple[str, str | None], tuple[tuple[int, ...], Translator]] = {}
-_cache_lock = threading.Lock()
 #: a catalog file changed on disk is taken up within this many seconds (``translator``
 #: looks at the files' times at most this often for one language and game)
 RECHECK_S = 1.0
-_recent: dict[tuple[str, Any], tuple[float, Translator]] = {}
-MAX_RECENT = 4096
+MAX_CACHED = 4096
+# (lang, game) as asked -> (when the files were last looked at, their times, the translator)
+_cache: dict[tuple[str, Any], tuple[float, tuple[int, ...], Translator]] = {}
+_cache_lock = threading.Lock()
 
 
 def clear_cache() -> None:
@@ -444,7 +444,6 @@ def clear_cache() -> None:
         _cache.clear()
         _game_dirs.clear()
         _unknown_games.clear()
-        _recent.clear()
 
 
 def translator(lang: str, game: str | os.PathLike[str] | None = None) -> Translator:
@@ -457,18 +456,10 @@ def translator(lang: str, game: str | os.PathLike[str] | None = None) -> Transla
     """
     key = (lang, game)
     now = time.monotonic()
-    hit = _recent.get(key)
-    if hit is not None and now - hit[0] < RECHECK_S:
-        return hit[1]
-    found = _translator(lang, game)
-    if len(_recent) >= MAX_RECENT:
-        _recent.clear()
-    _recent[key] = (now, found)
-    return found
-
-
-def _translator(lang: str, game: str | os.PathLike[str] | None) -> Translator:
-    lang = _base_language(lang) or SOURCE_LANGUAGE
+    cached = _cache.get(key)
+    if cached is not None and now - cached[0] < RECHECK_S:
+        return cached[2]
+    base = _base_language(lang) or SOURCE_LANGUAGE
     key_game = None if game is None or game == FRAMEWORK else os.fspath(game)
     directories: list[Path] = []
     if key_game is not None and key_game not in _unknown_games:
@@ -479,13 +470,21 @@ def _translator(lang: str, game: str | os.PathLike[str] | None) -> Translator:
             log.warning("no catalog for game %r (%s): framework strings only", key_game, exc)
     directories.append(catalog_dir(None))
     dirs = tuple(directories)
-    if lang == SOURCE_LANGUAGE:
-        return Translator(lang, key_game, dirs)
-    signature = _signature(dirs, lang)
+    signature = () if base == SOURCE_LANGUAGE else _signature(dirs, base)
+    if cached is not None and cached[1] == signature:
+        result = cached[2]
+    elif base == SOURCE_LANGUAGE:
+        result = Translator(base, key_game, dirs)
+    else:
+        result = _load_translator(base, key_game, dirs)
     with _cache_lock:
-        cached = _cache.get((lang, key_game))
-        if cached is not None and cached[0] == signature:
-            return cached[1]
+        if len(_cache) >= MAX_CACHED:
+            _cache.clear()
+        _cache[key] = (now, signature, result)
+    return result
+
+
+def _load_translator(lang: str, key_game: str | None, dirs: tuple[Path, ...]) -> Translator:
     chain: _gettext.NullTranslations | None = None
     for directory in dirs:
         catalog = _load_catalog(directory, lang)
@@ -497,10 +496,7 @@ def _translator(lang: str, game: str | os.PathLike[str] | None) -> Translator:
             chain.add_fallback(catalog)
     if chain is not None:
         chain.add_fallback(_gettext.NullTranslations())
-    result = Translator(lang, key_game, dirs, chain or _gettext.NullTranslations())
-    with _cache_lock:
-        _cache[(lang, key_game)] = (signature, result)
-    return result
+    return Translator(lang, key_game, dirs, chain or _gettext.NullTranslations())
 
 
 def plural_translator(
