@@ -188,12 +188,9 @@ def act(table_id: int, action: str) -> Any:
     raw_move = request.headers.get("X-Arena-Move")
     seen_move = parse_int(raw_move, "X-Arena-Move") if raw_move not in (None, "") else None
     result = site().runtime.act(table_id, pid, action, args, seen_move=seen_move)
-    # json.dumps rather than jsonify: the hottest answer of the site, and a flat one
-    return Response(json.dumps({"ok": True, "state": result.state,
-                                "last_notification_id": result.last_notification_id,
-                                "game_over": result.game_over, "move": result.move,
-                                "committed_at": result.committed_at}, separators=(",", ":")),
-                    mimetype="application/json")
+    return jsonify({"ok": True, "state": result.state, "last_notification_id": result.last_notification_id,
+                    "game_over": result.game_over, "move": result.move,
+                    "committed_at": result.committed_at})
 
 
 @bp.post("/table/<int:table_id>/leave")
