@@ -37,7 +37,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     variable, else ./instance), ``ARENA_DATABASE_URL`` (default: the environment's),
     ``ARENA_REGISTRY`` (a ``GameRegistry``, for tests), ``SSE_KEEPALIVE`` / ``SSE_POLL`` / ``SSE_MAX_SECONDS``
     (event stream timings), ``SECRET_KEY`` (else ``ARENA_SECRET_KEY``, else one is made and kept
-    in the instance).
+    in the instance), ``ACT_LANE`` (default True: ordinary moves are answered before Flask,
+    see ``framework.web.fastlane``).
     """
     app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=str(STATIC),
                 static_url_path="/static/arena", instance_relative_config=False)
@@ -78,6 +79,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     for module in (language, auth, lobby, play, studio, gamehelp, players, control):
         app.register_blueprint(module.bp)
     _register_error_handlers(app)
+    if app.config.get("ACT_LANE", True):
+        from framework.web.fastlane import ActLane
+
+        app.wsgi_app = ActLane(app, app.wsgi_app)  # type: ignore[method-assign]
     return app
 
 
@@ -110,15 +115,25 @@ class _SessionInterface(SecureCookieSessionInterface):
         return cached[1]
 
     def open_session(self, app: Flask, request: Any) -> Any:
-        """The session of the request's cookie. A cookie whose signature was checked is
-        remembered with its signing time (a player's browser sends the same cookie with
-        every action); it still expires after ``PERMANENT_SESSION_LIFETIME``."""
-        serializer = self.get_signing_serializer(app)
-        if serializer is None:
+        """The session of the request's cookie (a fresh one when it has none, or a bad or
+        expired one)."""
+        if self.get_signing_serializer(app) is None:
             return None
-        value = request.cookies.get(self.get_cookie_name(app))
-        if not value:
+        data = self.verified(app, request.cookies.get(self.get_cookie_name(app)))
+        if data is None:
             return self.session_class()
+        # a copy: the request may change its session (lists and dicts too, e.g. flash)
+        return self.session_class({k: copy.deepcopy(v) if isinstance(v, (list, dict)) else v
+                                   for k, v in data.items()})
+
+    def verified(self, app: Flask, value: str | None) -> dict[str, Any] | None:
+        """The data of a session cookie whose signature holds and which has not expired
+        (``PERMANENT_SESSION_LIFETIME``), else None; not to be changed. A cookie whose
+        signature was checked is remembered with its signing time (a player's browser sends
+        the same cookie with every action)."""
+        serializer = self.get_signing_serializer(app)
+        if serializer is None or not value:
+            return None
         max_age = int(app.permanent_session_lifetime.total_seconds())
         key = (self._cached[0] if self._cached else None, value)
         hit = self._verified.get(key)
@@ -126,9 +141,9 @@ class _SessionInterface(SecureCookieSessionInterface):
             try:
                 data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
             except BadSignature:
-                return self.session_class()
+                return None
             if not isinstance(data, dict):
-                return self.session_class()
+                return None
             hit = (signed.timestamp(), data)
             if len(self._verified) >= self.MAX_VERIFIED:
                 oldest = next(iter(self._verified), None)
@@ -137,10 +152,8 @@ class _SessionInterface(SecureCookieSessionInterface):
             self._verified[key] = hit
         elif not 0 <= time.time() - hit[0] <= max_age:
             self._verified.pop(key, None)
-            return self.session_class()
-        # a copy: the request may change its session (lists and dicts too, e.g. flash)
-        return self.session_class({k: copy.deepcopy(v) if isinstance(v, (list, dict)) else v
-                                   for k, v in hit[1].items()})
+            return None
+        return hit[1]
 
 
 def _instance_secret(instance: Path) -> str:

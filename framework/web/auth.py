@@ -8,10 +8,11 @@ from __future__ import annotations
 import hmac
 import re
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Flask, flash, g, redirect, render_template, request, session, url_for
-from sqlalchemy import select
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -35,10 +36,15 @@ def csrf_token() -> str:
 
 
 def _csrf_ok() -> bool:
-    expected = session.get("csrf")
+    sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FORM_FIELD) or ""
+    return csrf_matches(session, sent)
+
+
+def csrf_matches(session_data: Mapping[str, Any], sent: str) -> bool:
+    """``sent`` is the CSRF token of the session (which has one)."""
+    expected = session_data.get("csrf")
     if not expected:
         return False
-    sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FORM_FIELD) or ""
     return hmac.compare_digest(str(expected), str(sent))
 
 
@@ -51,12 +57,19 @@ def current_account() -> dict[str, Any] | None:
     if pid is not None:
         from framework.web import site
 
-        with Session(site().platform) as s:
-            rec = s.get(Player, int(pid))
-            if rec is not None and rec.password_hash:
-                account = {"id": rec.id, "name": rec.name}
+        account = account_of(site().platform, pid)
     g.account = account
     return account
+
+
+def account_of(platform: Engine, account_id: Any) -> dict[str, Any] | None:
+    """A session's ``account_id`` as ``{"id", "name"}`` while that player exists and has a
+    password, else None."""
+    with Session(platform) as s:
+        rec = s.get(Player, int(account_id))
+        if rec is not None and rec.password_hash:
+            return {"id": rec.id, "name": rec.name}
+    return None
 
 
 def init_app(app: Flask) -> None:

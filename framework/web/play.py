@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session
 from framework.errors import NotYourTurnError, UserError
 from framework.platform.models import Player, TableSeat
 from framework.registry import GameDefinition
-from framework.runtime import TableInfo
+from framework.runtime import ActionResult, TableInfo
 from framework.web import site
 from framework.web.auth import csrf_token, current_account
 from framework.web.language import current_language, js_catalog, js_msgids, translator_for
@@ -60,19 +60,22 @@ def table_info(table_id: int) -> TableInfo:
 
 
 def viewer(info: TableInfo) -> int | None:
-    """The player this request speaks for (None: a spectator).
+    """The player this request speaks for (None: a spectator); see ``viewer_of``."""
+    return viewer_of(info, current_account(), request.args.get("as"))
+
+
+def viewer_of(info: TableInfo, account: dict[str, Any] | None, raw_as: str | None) -> int | None:
+    """Who a request with the signed-in ``account`` and ``?as=raw_as`` speaks for.
 
     Raises:
         UserError: ``as`` is not a number.
         NotYourTurnError: on a production table, ``as`` names someone else.
     """
-    account = current_account()
-    raw = request.args.get("as")
     if info.mode == "studio":
-        if raw not in (None, ""):
-            return parse_int(raw, "as")
+        if raw_as not in (None, ""):
+            return parse_int(raw_as, "as")
         return account["id"] if account else None
-    if raw not in (None, "") and (account is None or parse_int(raw, "as") != account["id"]):
+    if raw_as not in (None, "") and (account is None or parse_int(raw_as, "as") != account["id"]):
         raise NotYourTurnError("You can only play as yourself at this table", "wrong_player")
     return account["id"] if account else None
 
@@ -164,6 +167,7 @@ def data(table_id: int) -> Any:
 
 @bp.post("/table/<int:table_id>/act/<action>")
 def act(table_id: int, action: str) -> Any:
+    """A move (``framework.web.fastlane`` answers the ordinary ones before Flask does)."""
     info = table_info(table_id)
     gdef = game_of(info)
     g.translate = translator_for(current_language(), catalog_of(gdef))
@@ -172,25 +176,52 @@ def act(table_id: int, action: str) -> Any:
         raise NotYourTurnError("Sign in to play at this table", "not_signed_in")
     if request.content_length and request.content_length > MAX_ARGS_BYTES:
         raise UserError("This request is too large", "bad_request")
-    args: Any = {}
-    body = request.get_data()  # the raw body: a JSON object, never a form
-    if body:
-        try:
-            args = json.loads(body)
-        except ValueError:
-            raise UserError("The action's arguments must be a JSON object", "bad_request") from None
+    args = action_arguments(request.get_data())
+    seen_move = seen_move_of(request.headers.get("X-Arena-Move"))
+    refused = request.environ.pop(ACT_ERROR_KEY, None)
+    if refused is not None:
+        raise refused  # the fast lane tried this move: its error, answered here
+    result = site().runtime.act(table_id, pid, action, args, seen_move=seen_move)
+    return jsonify(act_answer(result))
+
+
+#: where ``framework.web.fastlane`` leaves what ``Runtime.act`` raised for the view to answer
+ACT_ERROR_KEY = "arena.act_error"
+
+
+def action_arguments(body: bytes) -> dict[str, Any]:
+    """An action's arguments: the request body, a JSON object (empty: none).
+
+    Raises:
+        UserError: the body is not a JSON object.
+    """
+    if not body:
+        return {}
+    try:
+        args = json.loads(body)
+    except ValueError:
+        raise UserError("The action's arguments must be a JSON object", "bad_request") from None
     if args is None:
-        args = {}
+        return {}
     if not isinstance(args, dict):
         raise UserError("The action's arguments must be a JSON object", "bad_request")
-    # X-Arena-Move: the move number the player's view was at; a second request sent from the
-    # same view (double click, retry after a lost answer) is refused, not applied twice.
-    raw_move = request.headers.get("X-Arena-Move")
-    seen_move = parse_int(raw_move, "X-Arena-Move") if raw_move not in (None, "") else None
-    result = site().runtime.act(table_id, pid, action, args, seen_move=seen_move)
-    return jsonify({"ok": True, "state": result.state, "last_notification_id": result.last_notification_id,
-                    "game_over": result.game_over, "move": result.move,
-                    "committed_at": result.committed_at})
+    return args
+
+
+def seen_move_of(raw: str | None) -> int | None:
+    """``X-Arena-Move``: the move number the player's view was at; a second request sent
+    from the same view (double click, retry after a lost answer) is refused, not applied
+    twice.
+
+    Raises:
+        UserError: not a number.
+    """
+    return parse_int(raw, "X-Arena-Move") if raw not in (None, "") else None
+
+
+def act_answer(result: ActionResult) -> dict[str, Any]:
+    return {"ok": True, "state": result.state, "last_notification_id": result.last_notification_id,
+            "game_over": result.game_over, "move": result.move, "committed_at": result.committed_at}
 
 
 @bp.post("/table/<int:table_id>/leave")
