@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from framework.i18n import Translate, format_message
+from framework.states import END_STATE_ID
 
 MAX_PACKETS = 256  # per table; a stream further behind reads the database
 _dumps = json.JSONEncoder(separators=(",", ":")).encode
@@ -56,6 +57,10 @@ class Packet:
     def visible_to(self, player_id: int | None) -> bool:
         """Public packets for everyone; a private one only for its player."""
         return not self.private or (player_id is not None and self.player == player_id)
+
+    def ends_game(self) -> bool:
+        """The notification of the game's move to its end state."""
+        return self.type == "gameStateChange" and self.args.get("id") == END_STATE_ID
 
     @property
     def args(self) -> dict[str, Any]:

@@ -962,7 +962,7 @@ class Runtime:
             self._begin_move(table)
             self._make_zombie(table, gdef, target_id,
                               clienttranslate("${player_name} ran out of time and was expelled"))
-        self._after_commit(info.id, self._is_over(info.id))
+        self._after_commit(info.id, self.is_over(info.id))
 
     def leave(self, table_id: int, player_id: int) -> None:
         """A player quits: their seat is played by ``zombie_turn`` from now on."""
@@ -976,7 +976,7 @@ class Runtime:
                 raise NotYourTurnError("You are not playing at this table", "not_a_player")
             self._begin_move(table)
             self._make_zombie(table, gdef, player_id, clienttranslate("${player_name} left the game"))
-        self._after_commit(info.id, self._is_over(info.id))
+        self._after_commit(info.id, self.is_over(info.id))
 
     def _make_zombie(self, table: Table, gdef: GameDefinition, player_id: int, log_msg: str) -> None:
         table.db_query("UPDATE player SET player_zombie = 1 WHERE player_id = %s", (player_id,))
@@ -984,7 +984,8 @@ class Runtime:
                                  player_name=table.get_player_name_by_id(player_id))
         self._settle(table, gdef)
 
-    def _is_over(self, table_id: int) -> bool:
+    def is_over(self, table_id: int) -> bool:
+        """The table's game has reached its end state."""
         with self.read(table_id) as table:
             return table.gamestate.is_game_over()
 

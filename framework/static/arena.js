@@ -300,13 +300,21 @@
       const area = document.getElementById("game_play_area");
       this._originalArea = area.innerHTML;
       await this.load();
-      if (config.mode === "studio") this.setupStudio();
+      if (config.mode === "studio") {
+        this.setupStudio();
+        // A studio table can come back from its end (a slot loaded, a state jumped to in
+        // another tab): a finished table's page looks again when it is shown.
+        document.addEventListener("visibilitychange", () => {
+          if (!document.hidden && this.ended) this.load();
+        });
+      }
       window.gameui = this.gui;
     },
 
     /** (Re)load the whole table: data, panels, the game's setup, then events. */
     async load() {
       this.closeEvents();
+      this.ended = false;
       let data;
       try {
         data = await this.get("/data");
@@ -458,6 +466,12 @@
         if (!this._processing && !this.queue.length) this.applyStatus();
       });
       source.addEventListener("reset", () => this.load());
+      // The game is over and everything was sent: the server closed the stream for good.
+      source.addEventListener("end", () => {
+        this.closeEvents();
+        this.ended = true;
+        this.setConnection("ended");
+      });
       source.onerror = () => {
         // Reconnect ourselves from the last id received: exactly the missed ones, once.
         this.closeEvents();
@@ -646,6 +660,7 @@
             if (tool === "load") await this.load();
           } else if (tool === "jump") {
             await Arena.post("/studio/jump", {state_id: Number(select.value)});
+            if (this.ended) await this.load(); // the stream of a finished game was closed
           } else if (tool === "replay") {
             await this.replay();
           } else if (tool === "errors") {

@@ -264,6 +264,10 @@ def event_stream(table_id: int, player_id: int | None, after: int, lang: str, ga
     (``framework.notify``); when no wake-up came for ``poll`` seconds it reads the gamelog
     itself. What one wake-up finds goes out as one chunk (the events, then the table's
     status).
+
+    Once the game is over and everything is sent, an ``end`` event closes the stream (the
+    page does not reconnect): nothing more will come, and a finished table's open pages
+    would otherwise keep it watched and read for as long as they stay open.
     """
     runtime = site().runtime
     translate = translator_for(lang, game)
@@ -274,6 +278,11 @@ def event_stream(table_id: int, player_id: int | None, after: int, lang: str, ga
         started = last_sent = time.monotonic()
         from_database = True
         yield "retry: 1000\n\n"
+        try:
+            over = runtime.is_over(table_id)
+        except Exception:
+            log.exception("event stream of table %s", table_id)
+            return
         while True:
             seen = runtime.version(table_id)
             try:
@@ -287,6 +296,7 @@ def event_stream(table_id: int, player_id: int | None, after: int, lang: str, ga
                 assert batch.status is not None
                 yield "".join([*(p.sse(key, translate) for p in batch.packets), batch.status])
                 last_sent = now
+                over = over or any(p.ends_game() for p in batch.packets)
             elif last and batch.top < last:
                 # The log went back (a studio slot was loaded): the page must reload.
                 yield "event: reset\ndata: {}\n\n"
@@ -295,6 +305,9 @@ def event_stream(table_id: int, player_id: int | None, after: int, lang: str, ga
             if batch.more:
                 from_database = False
                 continue  # more are waiting
+            if over:
+                yield "event: end\ndata: {}\n\n"
+                return
             if now - started >= max_seconds:
                 return
             if now - last_sent >= keepalive:

@@ -48,7 +48,7 @@ def _run_studio_change(runtime: Runtime, table_id: int, player_id: int | None, l
         runtime.log_error(info.id, player_id, label, exc)
         raise GameCodeError("The game hit an error and the change was cancelled; it is in the "
                             "table's error log", "game_error") from exc
-    runtime._after_commit(info.id, runtime._is_over(info.id))
+    runtime._after_commit(info.id, runtime.is_over(info.id))
 
 
 def set_bot(runtime: Runtime, table_id: int, player_id: int, kind: str | None) -> None:

@@ -41,6 +41,8 @@ def test_a_developer_plays_alone_with_bots_and_studio_tools(chromium: Browser, l
     expect(page.locator("#bt-final .bt-ranking li")).to_have_count(2)
     expect(page.locator(f"#player_board_{me}")).to_have_class(re.compile(r"\bbot\b"))
     expect(page.locator("#bt-sheet-table tr")).to_have_count(5)  # a header and four hands
+    # the game is over: the server closed the stream for good and the page stays closed
+    expect(page.locator("#connection")).to_have_attribute("data-state", "ended")
     page.screenshot(path=str(shots / "belote-final-ranking.png"))
 
     # Load slot 1: the table, and the page, are back where I saved.
@@ -49,6 +51,7 @@ def test_a_developer_plays_alone_with_bots_and_studio_tools(chromium: Browser, l
     page.wait_for_function("h => [...document.querySelectorAll('#bt-hand [data-card]')]"
                            ".map(n => n.dataset.card).sort().join() === h", arg=",".join(hand))
     expect(page.locator("#bt-sheet-table")).to_contain_text("No hand")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "online")  # streaming again
 
     # Replay from the start, the error log, a bug report.
     page.click('button[data-studio="replay"]')

@@ -117,3 +117,38 @@ def test_a_stream_ahead_of_the_log_is_told_to_reload(browser: Browser, table_id:
     _, named = parse_sse(browser.get(f"/table/{table_id}/events?as={players[0]}",
                                      headers={"Last-Event-ID": "100000"}).data)
     assert named == ["reset"]
+
+
+def test_the_stream_of_a_finished_game_ends(app: Flask, browser: Browser) -> None:
+    rt = app.extensions["arena"].runtime
+    table_id = rt.create_table("labgame", 2, {"rounds": 1, "bonus": 0}, seed=3)
+    ann, bob = (int(p) for p in rt.get_data(table_id, None)["playerorder"])
+    last = rt.get_data(table_id, ann)["notifications"]["last_packet_id"]
+    with app.app_context():
+        # open while the game ends: the end of the game, then ``end`` (not the 5 s limit)
+        stream = event_stream(table_id, ann, last, "en", "labgame", keepalive=30.0, poll=30.0,
+                              max_seconds=5.0)
+        assert next(stream).startswith("retry:")
+        assert browser.act(table_id, ann, "pick", number=2).status_code == 200
+        assert browser.act(table_id, bob, "pick", number=4).status_code == 200
+        assert rt.is_over(table_id)
+        messages, named = parse_sse("".join(stream).encode())
+    assert named[-1] == "end" and named.count("end") == 1
+    assert any(m["type"] == "gameStateChange" and m["args"]["id"] == 99 for m in messages)
+    end_id = messages[-1]["id"]
+    # a page opened later gets what it missed, then ``end``; one that missed nothing, ``end``
+    messages, named = parse_sse(browser.get(f"/table/{table_id}/events?as={bob}",
+                                            headers={"Last-Event-ID": str(last)}).data)
+    assert messages[-1]["id"] == end_id and named[-1] == "end"
+    messages, named = parse_sse(browser.get(f"/table/{table_id}/events?as={bob}",
+                                            headers={"Last-Event-ID": str(end_id)}).data)
+    assert messages == [] and named == ["end"]
+
+
+def test_the_stream_of_a_game_in_play_does_not_end(app: Flask, table_id: int, players: list[int]) -> None:
+    rt = app.extensions["arena"].runtime
+    last = rt.get_data(table_id, players[0])["notifications"]["last_packet_id"]
+    with app.app_context():
+        body = "".join(event_stream(table_id, players[0], last, "en", "labgame", keepalive=0.05,
+                                    poll=0.02, max_seconds=0.2))
+    assert "event: end" not in body and ": keepalive" in body
