@@ -83,7 +83,8 @@ class ActLane:
         except Exception as exc:  # noqa: BLE001 - answered by the view (see the module)
             environ[ACT_ERROR_KEY] = exc
             return None
-        return (self.app.json.dumps(act_answer(result)) + "\n").encode()  # as jsonify
+        # as jsonify writes it (outside debug mode)
+        return (self.app.json.dumps(act_answer(result), separators=(",", ":")) + "\n").encode()
 
     def _move(self, site: Site, environ: dict[str, Any],
               table_id: int) -> tuple[int, dict[str, Any], int | None] | None:

@@ -54,6 +54,7 @@ def test_an_ordinary_move_never_reaches_flask(app: Flask, browser: Browser, tabl
     flask_answer = without_lane(app, lambda: browser.act(table_id, players[1], "pick", number=2))
     assert flask_calls == [f"/table/{table_id}/act/pick"]
     assert set(flask_answer.get_json()) == set(body)
+    assert r.data.count(b" ") == flask_answer.data.count(b" ") == 0  # the same compact JSON
     assert flask_answer.headers["Content-Type"] == r.headers["Content-Type"]
     picks = app.extensions["arena"].runtime.get_data(table_id, players[0])
     assert picks["move"] == 2
