@@ -87,7 +87,6 @@ class Belote(Table):
         self.cards = Deck(self, "card")
         self._rules: Rules | None = None
         self._player_order: list[int] | None = None
-        self._card_ids: dict[Card, int] | None = None
         # The current hand's bidding and card play, rebuilt from rows once per request and
         # kept in step with each move this request stores (bots may play many in a row).
         self._bidding_memo: Bidding | None = None
@@ -202,21 +201,15 @@ class Belote(Table):
             self._play_memo = state
         return self._play_memo
 
-    def _card_id(self, card: Card) -> int:
-        if self._card_ids is None:
-            self._card_ids = {
-                _card_of_row(row): int(row["card_id"])
-                for row in self.get_object_list_from_db("SELECT card_id, card_type, card_type_arg FROM card")
-            }
-        return self._card_ids[card]
-
     def _move_cards(self, cards: Iterable[Card], location: str, location_arg: int) -> None:
-        ids = [self._card_id(card) for card in cards]
-        if ids:
-            marks = ", ".join(["%s"] * len(ids))
+        """Move cards, each found by its suit and rank (the deck has one of each): no read of
+        the card ids first."""
+        pairs = [(card.suit.char, int(card.rank)) for card in cards]
+        if pairs:
+            match = " OR ".join(["(card_type = %s AND card_type_arg = %s)"] * len(pairs))
             self.db_query(
-                f"UPDATE card SET card_location = %s, card_location_arg = %s WHERE card_id IN ({marks})",
-                (location, location_arg, *ids),
+                f"UPDATE card SET card_location = %s, card_location_arg = %s WHERE {match}",
+                (location, location_arg, *(value for pair in pairs for value in pair)),
             )
 
     def _player_args(self, seat: int) -> dict[str, Any]:
