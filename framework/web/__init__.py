@@ -45,7 +45,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.url_map.converters["int"] = _IdConverter
     app.config.from_mapping(
         ARENA_INSTANCE=str(default_instance_path()),
-        SSE_KEEPALIVE=15.0, SSE_POLL=1.0, SSE_MAX_SECONDS=600.0,
+        SSE_KEEPALIVE=15.0, SSE_POLL=5.0, SSE_MAX_SECONDS=600.0,
         SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_HTTPONLY=True,
         JSON_SORT_KEYS=False,
     )
