@@ -88,7 +88,7 @@ class PeerChannel:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         sock.bind(self._address(self.token))
         # An abstract socket has no file permissions: the kernel tells who sent each
-        # datagram, and only this user's processes are heard (``from_us``).
+        # datagram, and only this user's processes are heard (``sender_pid``).
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
         sock.settimeout(0.5)
         self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -116,10 +116,6 @@ class PeerChannel:
                 pid, uid, _gid = struct.unpack("3i", data[:12])
                 return int(pid) if uid == os.getuid() else None
         return None
-
-    @classmethod
-    def from_us(cls, ancillary: list[tuple[int, int, bytes]]) -> bool:
-        return cls.sender_pid(ancillary) is not None
 
     def receive(self, sock: socket.socket) -> bytes | None:
         """The next datagram from a process of this user (None: another user's, dropped)."""

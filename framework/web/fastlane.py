@@ -24,6 +24,7 @@ from urllib.parse import parse_qsl
 
 from werkzeug.http import parse_cookie
 
+from framework.web import _SessionInterface
 from framework.web.auth import account_of, csrf_matches
 from framework.web.play import (
     ACT_ERROR_KEY,
@@ -96,12 +97,12 @@ class ActLane:
         limit = min(MAX_ARGS_BYTES, config.get("MAX_CONTENT_LENGTH") or MAX_ARGS_BYTES)
         if not length.isdigit() or int(length) > limit:
             return None
+        size = int(length)
         interface = self.app.session_interface
-        verified = getattr(interface, "verified", None)
-        if verified is None:
-            return None
+        if not isinstance(interface, _SessionInterface):
+            return None  # sessions kept another way: Flask's
         cookie = parse_cookie(environ.get("HTTP_COOKIE", "")).get(interface.get_cookie_name(self.app))
-        session = verified(self.app, cookie)
+        session = interface.verified(self.app, cookie)
         if session is None:
             return None
         sent = environ.get("HTTP_X_CSRF_TOKEN", "")
@@ -115,6 +116,6 @@ class ActLane:
         player_id = viewer_of(info, account, raw_as)
         if player_id is None:
             return None
-        body = environ["wsgi.input"].read(int(length)) if int(length) else b""
+        body = environ["wsgi.input"].read(size) if size else b""
         environ["wsgi.input"] = io.BytesIO(body)  # read again by Flask if it answers
         return player_id, action_arguments(body), seen_move_of(environ.get("HTTP_X_ARENA_MOVE"))

@@ -178,9 +178,9 @@ def test_only_datagrams_from_this_user_are_heard() -> None:
     def creds(uid: int) -> list[tuple[int, int, bytes]]:
         return [(socket.SOL_SOCKET, socket.SCM_CREDENTIALS, struct.pack("3i", 4242, uid, 0))]
 
-    assert PeerChannel.from_us(creds(os.getuid()))
-    assert not PeerChannel.from_us(creds(os.getuid() + 1))  # another user's process
-    assert not PeerChannel.from_us([])  # no credentials: not heard
+    assert PeerChannel.sender_pid(creds(os.getuid())) == 4242
+    assert PeerChannel.sender_pid(creds(os.getuid() + 1)) is None  # another user's process
+    assert PeerChannel.sender_pid([]) is None  # no credentials: not heard
 
 
 def test_datagrams_for_a_busy_peer_wait_and_arrive_in_order(tmp_path: Any) -> None:
