@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from framework.errors import UserError
+from framework.core.errors import UserError
 from framework.site import Site
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from framework.notify import Notifier
+from framework.engine.runtime import Runtime
+from framework.game.registry import GameDefinition, GameRegistry
+from framework.live.notify import Notifier
 from framework.platform.db import create_platform_engine, upgrade_platform
-from framework.registry import GameDefinition, GameRegistry
-from framework.runtime import Runtime
 from framework.storage.backends import open_backend
 from framework.storage.base import TableStore
 

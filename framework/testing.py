@@ -15,12 +15,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from framework.errors import ArenaError, UserError
-from framework.registry import GameRegistry, load_game_from_directory
-from framework.runtime import ActionResult
+from framework.core.errors import ArenaError, UserError
+from framework.engine.runtime import ActionResult
+from framework.game.registry import GameRegistry, load_game_from_directory
+from framework.game.states import State
+from framework.game.table import Table
 from framework.site import Site
-from framework.states import State
-from framework.table import Table
 
 
 class TestTable:
@@ -132,7 +132,7 @@ class _WritableTable:
         self._cm: Any = None
 
     def __enter__(self) -> Table:
-        from framework.table import ActionContext
+        from framework.game.table import ActionContext
 
         runtime = self._t.runtime
         info = runtime.table_info(self._t.id)

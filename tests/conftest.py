@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from framework.registry import GameDefinition, GameRegistry, load_game_from_directory
+from framework.game.registry import GameDefinition, GameRegistry, load_game_from_directory
 from framework.site import Site
 from framework.testing import GameHarness, TestTable
 from tests.backends import BACKENDS, PostgresRun, require, server_site_url

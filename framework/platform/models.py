@@ -24,7 +24,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from framework.table import utcnow
+from framework.core.clock import utcnow
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",

@@ -12,22 +12,21 @@ import subprocess
 import tempfile
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from framework.errors import NotFoundError, UserError
+from framework.core.clock import utcnow
+from framework.core.errors import NotFoundError, UserError
+from framework.game.registry import GameDefinition, load_game_from_directory
+from framework.i18n.extract import extract_messages
 from framework.platform.models import GameRecord, ReleaseRecord
-from framework.registry import GameDefinition, load_game_from_directory
 from framework.releases import schema as schema_mod
+from framework.releases.context import ReleaseContext
 from framework.storage.base import TableStore
 from framework.storage.dialect import translate_dbmodel
 from framework.storage.sqlite import SQLiteStore
-from framework.table import utcnow
-
-if TYPE_CHECKING:
-    from framework.site import Site
 
 log = logging.getLogger(__name__)
 VERSION_FORMAT = "%y%m%d-%H%M"
@@ -79,7 +78,6 @@ def git_state(directory: Path) -> tuple[str | None, list[str]]:
 def collect_msgids(directory: Path) -> list[str]:
     """The msgids of the game's catalog (Python, templates, JS: what ``arena i18n extract``
     finds), plural msgids as ``singular|plural``."""
-    from framework.i18n_cli import extract_messages
 
     try:
         catalog = extract_messages(directory).catalog
@@ -124,7 +122,7 @@ def self_imports(directory: Path, game: str) -> list[str]:
 def fresh_schema(gdef: GameDefinition, store: TableStore | None = None) -> schema_mod.Schema:
     """The schema of a new table of ``gdef`` (default tables + dbmodel.sql), on SQLite, or on
     ``store``'s server (in a scratch namespace of it, dropped afterwards)."""
-    from framework.runtime import default_tables_sql
+    from framework.engine.runtime import default_tables_sql
 
     if store is not None and store.dialect != "sqlite":
         import uuid
@@ -170,11 +168,11 @@ def manifest_of(gdef: GameDefinition) -> dict[str, Any]:
     }
 
 
-def releases_dir(site: Site, game: str) -> Path:
+def releases_dir(site: ReleaseContext, game: str) -> Path:
     return site.instance_path / "releases" / game
 
 
-def release_dir(site: Site, game: str, version: str) -> Path:
+def release_dir(site: ReleaseContext, game: str, version: str) -> Path:
     return releases_dir(site, game) / version / "package"
 
 
@@ -184,7 +182,7 @@ def module_name(game: str, version: str, folder: Path) -> str:
     return f"arena_release_{game}_{version.replace('-', '_')}_{tag}"
 
 
-def load_release(site: Site, game: str, version: str) -> GameDefinition:
+def load_release(site: ReleaseContext, game: str, version: str) -> GameDefinition:
     """The game as built in ``version``, from its stored copy (never the working tree).
 
     Raises:
@@ -197,7 +195,7 @@ def load_release(site: Site, game: str, version: str) -> GameDefinition:
     return load_game_from_directory(folder, module_name(game, version, folder))
 
 
-def build(site: Site, game: str, notes: str = "", major: bool = False,
+def build(site: ReleaseContext, game: str, notes: str = "", major: bool = False,
           now: datetime | None = None, check_git: bool = True) -> dict[str, Any]:
     """Build a release of ``game`` from its committed working tree.
 
@@ -239,7 +237,7 @@ def build(site: Site, game: str, notes: str = "", major: bool = False,
     return manifest
 
 
-def list_releases(site: Site, game: str) -> list[dict[str, Any]]:
+def list_releases(site: ReleaseContext, game: str) -> list[dict[str, Any]]:
     with Session(site.platform) as s:
         rec = s.get(GameRecord, game)
         production = rec.production_version if rec else None
@@ -250,7 +248,7 @@ def list_releases(site: Site, game: str) -> list[dict[str, Any]]:
                  "production": r.version == production} for r in rows]
 
 
-def release_manifest(site: Site, game: str, version: str) -> dict[str, Any]:
+def release_manifest(site: ReleaseContext, game: str, version: str) -> dict[str, Any]:
     with Session(site.platform) as s:
         rec = s.scalar(select(ReleaseRecord).where(ReleaseRecord.game == game,
                                                    ReleaseRecord.version == version))

@@ -7,26 +7,27 @@ import functools
 import json
 import sqlite3
 import tempfile
+import uuid
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from framework.errors import ArenaError, UserError
+from framework.core.errors import ArenaError, UserError
+from framework.engine.runtime import Runtime
+from framework.game.registry import GameRegistry
+from framework.platform.db import create_platform_engine, upgrade_platform
 from framework.platform.models import GameTableRecord, ReleaseRecord
-from framework.registry import GameRegistry
 from framework.releases import schema as schema_mod
 from framework.releases.builds import fresh_schema, load_release, release_manifest, self_imports
+from framework.releases.context import ReleaseContext, ScratchContext
 from framework.releases.migrate import sync_copies
 from framework.releases.upgrade import apply_upgrade, production_version
 from framework.storage.base import TableConnection
-
-if TYPE_CHECKING:
-    from framework.site import Site
 
 ERROR, BREAKING, WARNING, INFO = "error", "breaking", "warning", "info"
 REAL_TABLES_REHEARSED = 5
@@ -61,7 +62,7 @@ class CheckReport:
                 "findings": [asdict(f) for f in self.findings]}
 
 
-def latest_version(site: Site, game: str) -> str:
+def latest_version(site: ReleaseContext, game: str) -> str:
     with Session(site.platform) as s:
         version = s.scalar(select(ReleaseRecord.version).where(ReleaseRecord.game == game)
                            .order_by(ReleaseRecord.version.desc()))
@@ -71,7 +72,7 @@ def latest_version(site: Site, game: str) -> str:
     return version
 
 
-def live_tables(site: Site, game: str) -> list[tuple[int, str | None]]:
+def live_tables(site: ReleaseContext, game: str) -> list[tuple[int, str | None]]:
     with Session(site.platform) as s:
         rows = s.execute(select(GameTableRecord.id, GameTableRecord.release_version).where(
             GameTableRecord.game == game, GameTableRecord.mode == "production",
@@ -79,7 +80,7 @@ def live_tables(site: Site, game: str) -> list[tuple[int, str | None]]:
     return [(int(r[0]), r[1]) for r in rows]
 
 
-def check(site: Site, game: str, version: str | None = None) -> CheckReport:
+def check(site: ReleaseContext, game: str, version: str | None = None) -> CheckReport:
     """Compare release ``version`` (default: the latest built) with production; the report
     is also kept as the game's last check (the studio page shows it)."""
     report = _check(site, game, version)
@@ -89,12 +90,12 @@ def check(site: Site, game: str, version: str | None = None) -> CheckReport:
     return report
 
 
-def last_check(site: Site, game: str) -> dict[str, Any] | None:
+def last_check(site: ReleaseContext, game: str) -> dict[str, Any] | None:
     path = site.instance_path / "releases" / game / "last_check.json"
     return json.loads(path.read_text()) if path.exists() else None
 
 
-def _check(site: Site, game: str, version: str | None) -> CheckReport:
+def _check(site: ReleaseContext, game: str, version: str | None) -> CheckReport:
     candidate = version or latest_version(site, game)
     cand = release_manifest(site, game, candidate)
     production = production_version(site, game)
@@ -120,7 +121,7 @@ def _check(site: Site, game: str, version: str | None) -> CheckReport:
     return CheckReport(game, candidate, production, findings)
 
 
-def _states(site: Site, game: str, prod: dict[str, Any], cand: dict[str, Any]) -> list[Finding]:
+def _states(site: ReleaseContext, game: str, prod: dict[str, Any], cand: dict[str, Any]) -> list[Finding]:
     out = []
     new = {s["id"]: s for s in cand["states"]}
     for old in prod["states"]:
@@ -220,23 +221,17 @@ def _msgids(prod: dict[str, Any], cand: dict[str, Any]) -> list[Finding]:
     return out
 
 
-def scratch_site(site: Site, folder: Path, registry: GameRegistry) -> Site:
+def scratch_site(site: ReleaseContext, folder: Path, registry: GameRegistry) -> ScratchContext:
     """A throw-away site on ``site``'s backend: its platform in a SQLite file under
     ``folder``, its tables in a scratch folder, schema prefix or database prefix."""
-    import uuid
-
-    from framework.platform.db import create_platform_engine, upgrade_platform
-    from framework.site import Site as SiteClass
-
     folder.mkdir(parents=True, exist_ok=True)
-    url = f"sqlite:///{folder / 'platform.sqlite'}"
-    engine = create_platform_engine(url)
+    engine = create_platform_engine(f"sqlite:///{folder / 'platform.sqlite'}")
     upgrade_platform(engine)
     store = site.store.scratch(uuid.uuid4().hex[:8])  # type: ignore[attr-defined]
-    return SiteClass(folder, url, engine, store, registry)
+    return ScratchContext(folder, engine, store, registry, Runtime(engine, store, registry))
 
 
-def _rehearse(site: Site, game: str, production: str, candidate: str) -> list[Finding]:
+def _rehearse(site: ReleaseContext, game: str, production: str, candidate: str) -> list[Finding]:
     """Upgrade a fresh table at production (and copies of real tables) with the candidate;
     each must end with the schema of a fresh candidate table. Live tables are never touched."""
     out: list[Finding] = []

@@ -4,20 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from framework.errors import UserError
+from framework.core.errors import UserError
 from framework.platform.models import DeploymentRecord, GameRecord, GameTableRecord
 from framework.releases import schema as schema_mod
 from framework.releases.builds import release_manifest
 from framework.releases.check import CheckReport, check
+from framework.releases.context import ReleaseContext
 from framework.releases.upgrade import upgrade_all
-
-if TYPE_CHECKING:
-    from framework.site import Site
 
 STATUSES = ("alpha", "beta", "gold")
 
@@ -30,7 +28,7 @@ def _game_record(s: Session, game: str) -> GameRecord:
     return rec
 
 
-def set_blocked(site: Site, game: str, blocked: bool) -> None:
+def set_blocked(site: ReleaseContext, game: str, blocked: bool) -> None:
     """While blocked, actions on the game's production tables are refused (HTTP 503)."""
     site.registry.get(game)
     with Session(site.platform) as s, s.begin():
@@ -38,7 +36,7 @@ def set_blocked(site: Site, game: str, blocked: bool) -> None:
     site.runtime.forget_blocked(game)
 
 
-def set_status(site: Site, game: str, status: str | None = None) -> str:
+def set_status(site: ReleaseContext, game: str, status: str | None = None) -> str:
     site.registry.get(game)
     with Session(site.platform) as s, s.begin():
         rec = _game_record(s, game)
@@ -50,7 +48,7 @@ def set_status(site: Site, game: str, status: str | None = None) -> str:
         return rec.status
 
 
-def deploy(site: Site, game: str, version: str, block: bool = False, force: bool = False,
+def deploy(site: ReleaseContext, game: str, version: str, block: bool = False, force: bool = False,
            progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     """Make ``version`` production. Errors stop it unless ``force``; a breaking change
     needs ``block``: the game is blocked, every table upgraded, then unblocked.
@@ -85,7 +83,7 @@ def deploy(site: Site, game: str, version: str, block: bool = False, force: bool
             "check": report.to_json()}
 
 
-def rollback(site: Site, game: str) -> dict[str, Any]:
+def rollback(site: ReleaseContext, game: str) -> dict[str, Any]:
     """Go back to the release that was production before the current one.
 
     Raises:
@@ -133,7 +131,7 @@ def rollback(site: Site, game: str) -> dict[str, Any]:
     return {"game": game, "version": previous, "previous": current, "tables_moved_back": upgraded}
 
 
-def game_overview(site: Site, game: str) -> dict[str, Any]:
+def game_overview(site: ReleaseContext, game: str) -> dict[str, Any]:
     """What the studio page of a game shows."""
     from framework.releases.builds import list_releases
 

@@ -4,23 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from framework.errors import BlockedError, GameSystemError
+from framework.core.clock import utcnow
+from framework.core.errors import BlockedError, GameSystemError
+from framework.engine.runtime import TableInfo
+from framework.game.registry import GameDefinition
+from framework.game.table import ActionContext, Table
 from framework.platform.models import GameRecord, GameTableRecord
-from framework.registry import GameDefinition
 from framework.releases import schema as schema_mod
 from framework.releases.builds import load_release, release_manifest, version_int
+from framework.releases.context import ReleaseContext
 from framework.releases.migrate import TableMigrator, sync_copies
-from framework.runtime import TableInfo
 from framework.storage.base import TableConnection
-from framework.table import ActionContext, Table, utcnow
-
-if TYPE_CHECKING:
-    from framework.site import Site
 
 
 class UpgradeError(GameSystemError):
@@ -107,7 +106,7 @@ def _initialise_new_globals(table: Table, gdef: GameDefinition) -> list[str]:
 _SCHEMAS: dict[tuple[str, str, str, str], schema_mod.Schema] = {}
 
 
-def _expected_schema(site: Site, game: str, version: str) -> schema_mod.Schema:
+def _expected_schema(site: ReleaseContext, game: str, version: str) -> schema_mod.Schema:
     """A release's schema (releases never change, so it is kept once read). The manifest
     holds it as SQLite reflects it; a server backend reflects a fresh table of its own."""
     key = (str(site.instance_path), game, version, site.store.dialect)
@@ -121,7 +120,7 @@ def _expected_schema(site: Site, game: str, version: str) -> schema_mod.Schema:
     return _SCHEMAS[key]
 
 
-def production_version(site: Site, game: str) -> str | None:
+def production_version(site: ReleaseContext, game: str) -> str | None:
     with Session(site.platform) as s:
         rec = s.get(GameRecord, game)
         return rec.production_version if rec else None
@@ -130,7 +129,7 @@ def production_version(site: Site, game: str) -> str | None:
 Release = tuple[GameDefinition, schema_mod.Schema]
 
 
-def upgrade_table(site: Site, table_id: int, dry_run: bool = False,
+def upgrade_table(site: ReleaseContext, table_id: int, dry_run: bool = False,
                   known: tuple[str, str | None, str, str | None] | None = None,
                   record: bool = True, releases: dict[tuple[str, str], Release] | None = None
                   ) -> UpgradeOutcome:
@@ -187,7 +186,7 @@ def upgrade_table(site: Site, table_id: int, dry_run: bool = False,
     return UpgradeOutcome(table_id, current, target, "upgraded", changes=changes)
 
 
-def _record_upgraded(site: Site, table_ids: list[int], version: str) -> None:
+def _record_upgraded(site: ReleaseContext, table_ids: list[int], version: str) -> None:
     """The platform follows the table databases (which are the truth: a crash between the
     two is mended by the next run, which finds the table already at ``version``)."""
     if not table_ids:
@@ -197,7 +196,7 @@ def _record_upgraded(site: Site, table_ids: list[int], version: str) -> None:
                   .values(release_version=version, blocked=False))
 
 
-def upgrade_all(site: Site, game: str | None = None, dry_run: bool = False,
+def upgrade_all(site: ReleaseContext, game: str | None = None, dry_run: bool = False,
                 progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     """Upgrade every production table in play (of ``game``); a summary of the run."""
     with Session(site.platform) as s:
@@ -231,7 +230,7 @@ def upgrade_all(site: Site, game: str | None = None, dry_run: bool = False,
     return summary
 
 
-def production_tables(site: Site, game: str | None = None) -> list[int]:
+def production_tables(site: ReleaseContext, game: str | None = None) -> list[int]:
     """Ids of the production tables still in play (of ``game``)."""
     with Session(site.platform) as s:
         query = select(GameTableRecord.id).where(GameTableRecord.mode == "production",
@@ -241,7 +240,7 @@ def production_tables(site: Site, game: str | None = None) -> list[int]:
         return list(s.scalars(query.order_by(GameTableRecord.id)))
 
 
-def before_action(site: Site) -> Callable[[TableInfo], TableInfo]:
+def before_action(site: ReleaseContext) -> Callable[[TableInfo], TableInfo]:
     """The runtime's hook: refuse blocked tables, upgrade a table that is behind (lazily)."""
 
     def hook(info: TableInfo) -> TableInfo:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib.resources import files
 from pathlib import Path
 
-from framework.errors import UserError
+from framework.core.errors import UserError
 
 RESERVED_NAMES = {"framework", "games", "tests", "migrations", "test"}
 

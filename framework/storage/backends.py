@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlalchemy.engine import URL, make_url
 
-from framework.errors import ConfigError
+from framework.core.errors import ConfigError
 from framework.storage.base import TableStore
 from framework.storage.pool import parse_flag
 

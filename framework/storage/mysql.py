@@ -20,7 +20,7 @@ import pymysql
 import pymysql.converters
 from pymysql.constants import CLIENT, FIELD_TYPE
 
-from framework.errors import StorageUnavailableError
+from framework.core.errors import StorageUnavailableError
 from framework.storage.base import Result, Target
 from framework.storage.pool import ConnectionPool
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
-from framework.errors import StorageUnavailableError
+from framework.core.errors import StorageUnavailableError
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from typing import Any
 import psycopg
 from psycopg.adapt import Loader
 
-from framework.errors import StorageUnavailableError
+from framework.core.errors import StorageUnavailableError
 from framework.storage.base import Result, Target
 from framework.storage.pool import ConnectionPool, lock_namespace
 

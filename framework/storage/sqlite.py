@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from framework.errors import StorageUnavailableError
+from framework.core.errors import StorageUnavailableError
 from framework.storage.base import Result, Target
 
 log = logging.getLogger(__name__)

@@ -20,14 +20,14 @@ from itsdangerous import BadSignature
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
-from framework.errors import ArenaError, BlockedError, UserError
+from framework.core.errors import ArenaError, BlockedError, UserError
 from framework.site import Site, default_instance_path
 
 log = logging.getLogger(__name__)
 
-ROOT = Path(__file__).resolve().parents[2]
-TEMPLATES = ROOT / "templates"
-STATIC = Path(__file__).resolve().parents[1] / "static"
+HERE = Path(__file__).resolve().parent
+TEMPLATES = HERE / "templates"
+STATIC = HERE / "static"
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:

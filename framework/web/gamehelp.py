@@ -13,7 +13,7 @@ from flask import Blueprint, abort, render_template
 from markdown.treeprocessors import Treeprocessor
 from markupsafe import Markup
 
-from framework.errors import ArenaError
+from framework.core.errors import ArenaError
 from framework.web import site
 from framework.web.language import current_language, translator_for
 

@@ -9,9 +9,9 @@ from flask import Blueprint, abort, flash, g, redirect, render_template, request
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from framework.errors import ArenaError, UserError
+from framework.core.errors import ArenaError, UserError
+from framework.game.registry import GameDefinition
 from framework.platform.models import GameTableRecord, OpenTable, Player, TableSeat
-from framework.registry import GameDefinition
 from framework.web import site
 from framework.web.auth import current_account
 

@@ -28,10 +28,10 @@ from markupsafe import Markup
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from framework.errors import NotYourTurnError, UserError
+from framework.core.errors import NotYourTurnError, UserError
+from framework.engine.runtime import ActionResult, TableInfo
+from framework.game.registry import GameDefinition
 from framework.platform.models import Player, TableSeat
-from framework.registry import GameDefinition
-from framework.runtime import ActionResult, TableInfo
 from framework.web import site
 from framework.web.auth import csrf_token, current_account
 from framework.web.language import current_language, js_catalog, js_msgids, translator_for
@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 
 bp = Blueprint("play", __name__)
 
-FRAMEWORK_JS = Path(__file__).resolve().parents[1] / "static" / "arena.js"
+FRAMEWORK_JS = Path(__file__).resolve().parent / "static" / "arena.js"
 MAX_ARGS_BYTES = 64 * 1024
 
 
@@ -261,7 +261,7 @@ def event_stream(table_id: int, player_id: int | None, after: int, lang: str, ga
 
     Wakes at once on a commit in this process (the runtime's condition), whose
     notifications it gets in memory (``Runtime.stream_batch``), and on another process's
-    (``framework.notify``); when no wake-up came for ``poll`` seconds it reads the gamelog
+    (``framework.live.notify``); when no wake-up came for ``poll`` seconds it reads the gamelog
     itself. What one wake-up finds goes out as one chunk (the events, then the table's
     status).
 

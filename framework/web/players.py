@@ -14,7 +14,7 @@ from markupsafe import Markup, escape
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from framework.errors import ArenaError
+from framework.core.errors import ArenaError
 from framework.platform.models import GameTableRecord, Player, StatRecord, TableSeat
 from framework.web import site
 from framework.web.auth import current_account

@@ -15,11 +15,11 @@ from flask import Blueprint, abort, flash, g, jsonify, redirect, render_template
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from framework.errors import ArenaError, GameOverError, NotFoundError, UserError
+from framework.core.errors import ArenaError, GameOverError, NotFoundError, UserError
+from framework.engine.runtime import GameCodeError, Runtime
+from framework.game.table import ActionContext, Table
 from framework.platform.models import BugReport, GameTableRecord, TableSeat
-from framework.runtime import GameCodeError, Runtime
 from framework.storage.base import COPY_PREFIXES, TableConnection
-from framework.table import ActionContext, Table
 from framework.web import site
 from framework.web.auth import current_account
 from framework.web.language import current_language, translator_for

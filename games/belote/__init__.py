@@ -1,6 +1,6 @@
 """Belote: the French trick-taking game for two teams of two, classic or contrée."""
 
-from framework.registry import GameInfo
+from framework.game.registry import GameInfo
 
 GAME_INFO = GameInfo(
     name="belote",

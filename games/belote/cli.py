@@ -150,8 +150,8 @@ def replay_cmd(file: Path, as_json: bool, line: int | None) -> None:
 @click.pass_context
 def record_cmd(ctx: click.Context, table_id: int, hand_no: int | None) -> None:
     """Print the record of a played hand of a table (for bug reports and replays)."""
-    from framework.cli import site_of
-    from framework.errors import ArenaError
+    from framework.cli.base import site_of
+    from framework.core.errors import ArenaError
 
     try:
         with site_of(ctx).runtime.read(table_id) as table:

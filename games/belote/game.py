@@ -13,11 +13,11 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from framework.deck import Deck
-from framework.errors import GameSystemError, UserError
+from framework.core.errors import GameSystemError, UserError
+from framework.game.deck import Deck
+from framework.game.states import State
+from framework.game.table import ActionContext, Table
 from framework.i18n import clienttranslate
-from framework.states import State
-from framework.table import ActionContext, Table
 
 from . import material
 from .bots import Bot, HeuristicBot, RandomBot, bid_view, play_view

@@ -10,8 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from framework.game.options import Option, OptionValue, Preference
 from framework.i18n import clienttranslate
-from framework.options import Option, OptionValue, Preference
 
 from .rules import Rules
 

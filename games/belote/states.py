@@ -1,7 +1,7 @@
 """The states of Belote (BGA's states.inc.php). Ids are forever: never renumber them."""
 
+from framework.game.states import State, StateType, end_state, setup_state
 from framework.i18n import clienttranslate
-from framework.states import State, StateType, end_state, setup_state
 
 NEW_HAND, PLAYER_BID, NEXT_BIDDER, CONTREE_WINDOW = 10, 20, 25, 30
 PLAYER_TURN, NEXT_PLAYER, END_HAND, GAME_END_SCORING = 40, 45, 50, 98

@@ -1,7 +1,7 @@
 """Statistics of Belote: ids are forever (players' history is keyed on them)."""
 
+from framework.game.stats import Stat
 from framework.i18n import clienttranslate
-from framework.stats import Stat
 
 STATS = [
     Stat(10, "hands_played", clienttranslate("Hands played"), "int", "table"),

@@ -8,9 +8,9 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from framework.errors import ConfigError
+from framework.core.errors import ConfigError
+from framework.game.registry import GameRegistry, load_game_from_directory
 from framework.platform.models import GameTableRecord
-from framework.registry import GameRegistry, load_game_from_directory
 from framework.scaffold import new_game
 from framework.site import Site
 

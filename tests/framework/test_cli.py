@@ -41,8 +41,8 @@ def test_create_show_act_with_a_scaffolded_game(arena, tmp_path: Path, monkeypat
     assert result.exit_code == 0, result.output
     assert "created" in result.output
     # make the new folder importable as a game package for this process
-    import framework.registry as registry_module
-    from framework.registry import load_game_from_directory
+    import framework.game.registry as registry_module
+    from framework.game.registry import load_game_from_directory
 
     gdef = load_game_from_directory(games_dir / "cligame", "arena_cli_cligame")
     real_discover = registry_module.discover
@@ -132,7 +132,7 @@ def test_bench_server_refuses_no_tables_or_no_workers(arena) -> None:  # type: i
 
 
 def test_only_a_scratch_site_can_be_dropped() -> None:
-    from framework.errors import ConfigError
+    from framework.core.errors import ConfigError
     from framework.storage.backends import drop_site, scratch_site_url
 
     for real in ("mysql+pymysql://root@127.0.0.1:3306/arena",

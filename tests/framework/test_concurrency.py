@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from framework.errors import StaleMoveError, UserError
-from framework.runtime import ActionResult
+from framework.core.errors import StaleMoveError, UserError
+from framework.engine.runtime import ActionResult
 from framework.testing import TestTable
 
 pytestmark = pytest.mark.all_backends

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from framework.deck import Deck
-from framework.errors import GameSystemError
+from framework.core.errors import GameSystemError
+from framework.game.deck import Deck
 from framework.storage.dialect import translate_dbmodel
 from framework.testing import GameHarness, TestTable
 

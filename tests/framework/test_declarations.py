@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from framework.errors import ConfigError, UserError
-from framework.options import Option, OptionCatalog, OptionValue, Preference
-from framework.stats import Stat, StatCatalog
+from framework.core.errors import ConfigError, UserError
+from framework.game.options import Option, OptionCatalog, OptionValue, Preference
+from framework.game.stats import Stat, StatCatalog
 
 
 @pytest.mark.parametrize(

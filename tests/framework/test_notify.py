@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from framework.registry import GameRegistry
+from framework.game.registry import GameRegistry
 from framework.site import Site
 from framework.testing import TestTable
 
@@ -173,7 +173,7 @@ def test_only_datagrams_from_this_user_are_heard() -> None:
     import socket
     import struct
 
-    from framework.notify import PeerChannel
+    from framework.live.notify import PeerChannel
 
     def creds(uid: int) -> list[tuple[int, int, bytes]]:
         return [(socket.SOL_SOCKET, socket.SCM_CREDENTIALS, struct.pack("3i", 4242, uid, 0))]
@@ -186,7 +186,7 @@ def test_only_datagrams_from_this_user_are_heard() -> None:
 def test_datagrams_for_a_busy_peer_wait_and_arrive_in_order(tmp_path: Any) -> None:
     """The kernel queues a few datagrams per receiver (``net.unix.max_dgram_qlen``); the
     rest are held and sent, in order, once the peer has read its queue."""
-    from framework.notify import PeerChannel
+    from framework.live.notify import PeerChannel
 
     if not PeerChannel.supported():
         pytest.skip("datagrams between processes are Linux only")
@@ -232,7 +232,7 @@ def test_datagrams_for_a_busy_peer_wait_and_arrive_in_order(tmp_path: Any) -> No
 
 
 def test_a_process_that_starts_listening_is_listed_at_once(tmp_path: Any, registry: GameRegistry) -> None:
-    from framework.notify import HELLO, PeerChannel
+    from framework.live.notify import HELLO, PeerChannel
 
     if not PeerChannel.supported():
         pytest.skip("datagrams between processes are Linux only")

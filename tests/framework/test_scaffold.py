@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from framework.errors import UserError
-from framework.registry import load_game_from_directory
+from framework.core.errors import UserError
+from framework.game.registry import load_game_from_directory
 from framework.scaffold import new_game
 from framework.testing import GameHarness
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from framework.errors import ConfigError
-from framework.states import State, StateMachine, StateType, end_state, setup_state
-from framework.table import Table
+from framework.core.errors import ConfigError
+from framework.game.states import State, StateMachine, StateType, end_state, setup_state
+from framework.game.table import Table
 
 
 class Minimal(Table):

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from framework.errors import GameSystemError, UserError
+from framework.core.errors import GameSystemError, UserError
 from framework.testing import GameHarness, TestTable
 
 pytestmark = pytest.mark.all_backends  # SQLite always; PostgreSQL and MariaDB when configured

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from framework.cli import main
 from framework.i18n import po_path, translator
-from framework.i18n_cli import check_catalogs, compile_catalogs, update_catalogs, write_template
+from framework.i18n.maintain import check_catalogs, compile_catalogs, update_catalogs, write_template
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 WINS = "${player_name} wins with ${result}"

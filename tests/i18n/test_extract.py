@@ -10,13 +10,8 @@ from babel.messages.pofile import read_po
 from click.testing import CliRunner
 
 from framework.cli import main
-from framework.i18n_cli import (
-    extract_javascript,
-    extract_messages,
-    extract_python,
-    extract_template,
-    write_template,
-)
+from framework.i18n.extract import extract_javascript, extract_messages, extract_python, extract_template
+from framework.i18n.maintain import write_template
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -129,4 +124,4 @@ def test_framework_catalog_has_the_players_messages() -> None:
     assert "You" in msgids and "${player_name} left the game" in msgids  # marked in runtime.py
     assert "${player_name} is eliminated" in msgids  # a literal notification log in table.py
     assert not any(f.startswith("framework/scaffold/") for f in extraction.files)
-    assert "framework/cli.py" not in extraction.files
+    assert "framework/cli/__init__.py" not in extraction.files

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from framework.cli import main
 from framework.i18n import SUPPORTED_LANGUAGES, catalog_dir, po_path
-from framework.i18n_cli import _read
+from framework.i18n.maintain import _read
 
 
 @pytest.mark.parametrize("target", ["framework", "belote"])

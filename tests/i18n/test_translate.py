@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from framework import i18n
-from framework.errors import GameSystemError, NotYourTurnError, UserError
+from framework.core.errors import GameSystemError, NotYourTurnError, UserError
+from framework.game.registry import GameRegistry, load_game_from_directory
 from framework.i18n import (
     MessageFormatError,
     _,
@@ -26,7 +27,6 @@ from framework.i18n import (
     use_language,
     with_plural_args,
 )
-from framework.registry import GameRegistry, load_game_from_directory
 from framework.testing import GameHarness, TestTable
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from framework.registry import GameRegistry, load_game_from_directory
+from framework.game.registry import GameRegistry, load_game_from_directory
 from framework.web import create_app
 
 TALLY = Path(__file__).resolve().parent / "fixtures" / "tally"

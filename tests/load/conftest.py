@@ -1,4 +1,4 @@
-"""A real server (gunicorn, gevent workers, ``python -m framework.server``) on loopback, on
+"""A real server (gunicorn, gevent workers, ``python -m framework.web.server``) on loopback, on
 each backend, with the test's own site on the same databases to check what the server did."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from framework.bench_server import HttpConnection, Response, ServerProcess
-from framework.registry import GameRegistry
-from framework.server import registry_with
+from bench.server import HttpConnection, Response, ServerProcess
+from framework.game.registry import GameRegistry
 from framework.site import Site
+from framework.web.server import registry_with
 from tests.backends import BACKENDS, PostgresRun, require, server_site_url
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

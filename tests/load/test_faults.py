@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from framework.bench_server import HttpConnection, Response
-from framework.errors import StorageUnavailableError
+from bench.server import HttpConnection, Response
+from framework.core.errors import StorageUnavailableError
 from framework.site import Site
 from framework.testing import GameHarness
 from framework.web import create_app

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from sqlalchemy.orm import Session
 from werkzeug.security import generate_password_hash
 
-from framework.bench_server import check_gamelogs
+from bench.server import check_gamelogs
 from framework.platform.models import Player
 from framework.releases.builds import build
 from framework.releases.deploy import deploy

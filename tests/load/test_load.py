@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from framework.bench_server import (
+from bench.server import (
     POLICIES,
     HttpConnection,
     LoadRun,

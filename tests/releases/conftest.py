@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from framework.registry import GameRegistry, load_game_from_directory
+from framework.game.registry import GameRegistry, load_game_from_directory
 from framework.scaffold import new_game
 from framework.site import Site
 

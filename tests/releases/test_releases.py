@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from framework.errors import BlockedError, UserError
+from framework.core.errors import BlockedError, UserError
 from framework.releases.builds import build, list_releases, release_manifest, version_int
 from framework.releases.check import check
 from framework.releases.deploy import deploy, rollback, set_blocked, set_status
@@ -289,11 +289,11 @@ def test_cli(workspace: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
     from click.testing import CliRunner
 
-    import framework.cli as cli_module
+    import framework.cli.commands as cli_module
     from framework.cli import main
 
     monkeypatch.setattr(cli_module, "site_of", lambda ctx: workspace.site)
-    import framework.releases.cli as rel_cli
+    import framework.cli.releases as rel_cli
 
     monkeypatch.setattr(rel_cli, "site_of", lambda ctx: workspace.site)
     runner = CliRunner()

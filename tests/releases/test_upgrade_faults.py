@@ -9,7 +9,7 @@ from datetime import datetime
 
 import pytest
 
-from framework.errors import BlockedError
+from framework.core.errors import BlockedError
 from framework.releases.builds import build, version_int
 from framework.releases.deploy import deploy
 from framework.releases.upgrade import upgrade_all

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from framework.errors import StorageUnavailableError
-from framework.runtime import default_tables_sql
+from framework.core.errors import StorageUnavailableError
+from framework.engine.runtime import default_tables_sql
 from framework.site import Site
 from framework.storage.base import TableConnection
 from framework.storage.dialect import translate_dbmodel, translate_query

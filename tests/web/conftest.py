@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from framework.registry import GameRegistry
+from framework.game.registry import GameRegistry
 from framework.web import create_app
 
 CSRF = re.compile(rb'name="csrf_token" value="([^"]+)"')

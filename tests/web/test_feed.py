@@ -1,4 +1,4 @@
-"""The feed (framework.feed): a commit hands its notifications to the streams of its process
+"""The feed (framework.game.feed): a commit hands its notifications to the streams of its process
 in memory. They must be exactly what the database gives, private rows must still reach only
 their player, and a feed that might miss a commit must never be trusted."""
 
@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from framework.feed import Feed, Packet
-from framework.runtime import Runtime
+from framework.engine.runtime import Runtime
+from framework.game.feed import Feed, Packet
 from framework.web.play import event_stream
 from tests.web.test_events import parse_sse
 
@@ -120,7 +120,7 @@ def test_packets_that_do_not_follow_the_feed_drop_it(app: Flask, table_id: int, 
 
 
 def test_a_feed_keeps_its_last_packets_only() -> None:
-    from framework.feed import MAX_PACKETS
+    from framework.game.feed import MAX_PACKETS
 
     feed = Feed(0, [], {}, 0)
     for i in range(1, MAX_PACKETS + 11):
@@ -179,7 +179,7 @@ def test_a_commit_announced_after_a_stream_read_it_still_wakes_the_others(
 
 def test_the_status_is_read_only_when_someone_takes_the_packets(
         app: Flask, table_id: int, players: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
-    from framework.table import Table
+    from framework.game.table import Table
 
     rt = _runtime(app)
     reads: list[int] = []

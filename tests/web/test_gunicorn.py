@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from framework.bench_server import ServerProcess, free_port
+from bench.server import ServerProcess, free_port
 from framework.site import Site
 
 pytest.importorskip("gunicorn")
@@ -72,7 +72,7 @@ class _Recorder:
 def one_send() -> object:
     from gunicorn.http import wsgi
 
-    from framework.server import one_send_responses
+    from framework.web.server import one_send_responses
 
     original = wsgi.Response
     one_send_responses()

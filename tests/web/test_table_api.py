@@ -88,7 +88,7 @@ def test_game_code_errors_are_logged_for_the_developer(browser: Browser, table_i
 
 def test_blocked_game_answers_503_with_retry_after(app: Flask, browser: Browser, table_id: int,
                                                    players: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
-    from framework.errors import BlockedError
+    from framework.core.errors import BlockedError
 
     rt = app.extensions["arena"].runtime
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from framework.errors import ConfigError
+from framework.core.errors import ConfigError
 
 StatType = Literal["int", "float", "bool"]
 StatScope = Literal["table", "player"]

@@ -11,8 +11,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from framework.game.registry import GameRegistry, load_game_from_directory
 from framework.platform.models import GameRecord
-from framework.registry import GameRegistry, load_game_from_directory
 from framework.scaffold import new_game
 
 GAME = "upgradebench"

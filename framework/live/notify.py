@@ -34,8 +34,8 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-from framework.feed import Packet
-from framework.runtime import Runtime
+from framework.engine.runtime import Runtime
+from framework.game.feed import Packet
 from framework.storage.base import TableStore
 
 log = logging.getLogger(__name__)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from framework.errors import ConfigError
+from framework.core.errors import ConfigError
 
 SETUP_STATE_ID = 1
 END_STATE_ID = 99

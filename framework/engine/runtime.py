@@ -21,8 +21,7 @@ from typing import Any
 from sqlalchemy import Engine, bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
-from framework.actions import bind_action_args
-from framework.errors import (
+from framework.core.errors import (
     ArenaError,
     BlockedError,
     GameOverError,
@@ -32,27 +31,11 @@ from framework.errors import (
     StaleMoveError,
     UserError,
 )
-from framework.feed import Feed, Packet, contiguous
-from framework.i18n import Translate, clienttranslate, clienttranslate_plural, format_message
-from framework.platform.models import (
-    GameRecord,
-    GameTableRecord,
-    Player,
-    StatRecord,
-    TableErrorRecord,
-    TableSeat,
-)
-from framework.registry import GameDefinition, GameRegistry
-from framework.states import END_STATE_ID, SETUP_STATE_ID, State, StateType
-from framework.storage.base import (
-    COPY_PREFIXES,
-    SAVEPOINT_PREFIX,
-    SLOT_PREFIXES,
-    TableConnection,
-    TableStore,
-)
-from framework.storage.dialect import SQLError, translate_dbmodel, translate_query
-from framework.table import (
+from framework.game.actions import bind_action_args
+from framework.game.feed import Feed, Packet, contiguous
+from framework.game.registry import GameDefinition, GameRegistry
+from framework.game.states import END_STATE_ID, SETUP_STATE_ID, State, StateType
+from framework.game.table import (
     GLOBAL_ACTIVE_PLAYER,
     GLOBAL_MOVE,
     GLOBAL_PROGRESSION,
@@ -62,6 +45,23 @@ from framework.table import (
     table_status,
     utcnow,
 )
+from framework.i18n import Translate, clienttranslate, clienttranslate_plural, format_message
+from framework.platform.models import (
+    GameRecord,
+    GameTableRecord,
+    Player,
+    StatRecord,
+    TableErrorRecord,
+    TableSeat,
+)
+from framework.storage.base import (
+    COPY_PREFIXES,
+    SAVEPOINT_PREFIX,
+    SLOT_PREFIXES,
+    TableConnection,
+    TableStore,
+)
+from framework.storage.dialect import SQLError, translate_dbmodel, translate_query
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +112,7 @@ class _Listeners:
     cond: threading.Condition = field(default_factory=threading.Condition)
     version: int = 0
     waiting: int = 0  # streams blocked in ``wait`` right now
-    feed: Feed | None = None  # the table's recent gamelog (framework.feed), true at ``version``
+    feed: Feed | None = None  # the table's recent gamelog (framework.game.feed), true at ``version``
 
 
 @dataclass
@@ -154,10 +154,10 @@ class Runtime:
         # Run before each action (lazy upgrades, blocked tables); set by the site.
         self.before_action: Callable[[TableInfo], TableInfo] | None = None
         # Run before a listener waits: starts the wake-ups from other processes
-        # (framework.notify); set by the site.
+        # (framework.live.notify); set by the site.
         self.before_wait: Callable[[], None] | None = None
         # After each commit of this process: (table, last gamelog id, its notifications and
-        # the status after it, or None) -- framework.notify tells the other processes.
+        # the status after it, or None) -- framework.live.notify tells the other processes.
         self.on_commit: Callable[[int, int | None, list[Packet] | None, dict[str, Any] | None],
                                  None] | None = None
         self.has_peers: Callable[[], bool] | None = None  # other processes hear on_commit
@@ -311,14 +311,14 @@ class Runtime:
             try:
                 statements = _translated(gdef.dbmodel, db.dialect, f"games/{gdef.name}/dbmodel.sql", None)
             except SQLError as exc:
-                from framework.errors import ConfigError
+                from framework.core.errors import ConfigError
 
                 raise ConfigError(f"game {gdef.name!r}: {exc}") from exc
             for sql in statements:
                 try:
                     db.execute(sql)
                 except Exception as exc:
-                    from framework.errors import ConfigError
+                    from framework.core.errors import ConfigError
 
                     raise ConfigError(
                         f"game {gdef.name!r}: games/{gdef.name}/dbmodel.sql: the database refused "
@@ -450,7 +450,7 @@ class Runtime:
             ) from exc
         result.committed_at = time.time()
         # The log's last id as this process committed it: the cross-process poller need not
-        # wake this process's streams again for it (framework.notify).
+        # wake this process's streams again for it (framework.live.notify).
         self.committed_max[info.id] = result.last_notification_id
         self._after_commit(info.id, result.game_over, published)
         return result
@@ -839,7 +839,7 @@ class Runtime:
         self._apply_commit(self._listeners_for(table_id), packets, status)
 
     def publish_remote(self, table_id: int, packets: list[Packet], status: dict[str, Any]) -> None:
-        """Another process's commit, announced with its notifications (framework.notify),
+        """Another process's commit, announced with its notifications (framework.live.notify),
         for a table this process streams."""
         entry = self._listeners.get(table_id)
         if entry is not None:
@@ -892,7 +892,7 @@ class Runtime:
         """Block until the table changes after ``seen_version`` (or timeout); new version.
 
         Commits of this process wake it at once; those of other processes through
-        ``framework.notify`` (PostgreSQL NOTIFY, or the gamelog polled)."""
+        ``framework.live.notify`` (PostgreSQL NOTIFY, or the gamelog polled)."""
         if self.before_wait is not None:
             self.before_wait()
         entry = self._listeners_for(table_id)

@@ -19,8 +19,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from framework.game.states import END_STATE_ID
 from framework.i18n import Translate, format_message
-from framework.states import END_STATE_ID
 
 MAX_PACKETS = 256  # per table; a stream further behind reads the database
 _dumps = json.JSONEncoder(separators=(",", ":")).encode

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from framework.errors import ConfigError, UserError
+from framework.core.errors import ConfigError, UserError
 
 OPTION_MIN_ID = 100
 OPTION_MAX_ID = 199

@@ -14,13 +14,16 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from framework.errors import ConfigError, NotFoundError
-from framework.options import Option, OptionCatalog, Preference
-from framework.states import State, StateMachine
-from framework.stats import Stat, StatCatalog
-from framework.table import Table
+from framework.core.errors import ConfigError, NotFoundError
+from framework.game.options import Option, OptionCatalog, Preference
+from framework.game.states import State, StateMachine
+from framework.game.stats import Stat, StatCatalog
+from framework.game.table import Table
+from framework.i18n import register_game_directory
 
 ENTRY_POINT_GROUP = "arena.games"
+#: The package whose sub-packages are games (``games/`` of a checkout).
+GAMES_PACKAGE = "games"
 
 
 @dataclass(frozen=True)
@@ -67,7 +70,7 @@ class GameDefinition:
                 wanted = str(self.info.min_players)
             else:
                 wanted = f"{self.info.min_players} to {self.info.max_players}"
-            from framework.errors import UserError
+            from framework.core.errors import UserError
 
             raise UserError(
                 "${game} is played by ${wanted} players, not ${count}",
@@ -125,6 +128,7 @@ def load_game(package: ModuleType) -> GameDefinition:
     prefs: Iterable[Preference] = (
         getattr(options_module, "PREFERENCES", []) if options_module else []
     )
+    register_game_directory(info.name, directory, replace=False)
     dbmodel_path = directory / "dbmodel.sql"
     dbmodel = dbmodel_path.read_text(encoding="utf-8") if dbmodel_path.exists() else ""
     return build_definition(info, table_class, states, stats, options, prefs, dbmodel,
@@ -250,14 +254,12 @@ def discover() -> dict[str, str]:
         ConfigError: two games share a name.
     """
     found: dict[str, str] = {}
-    try:
-        import games
-    except ImportError:
-        games = None  # type: ignore[assignment]
-    if games is not None:
-        for module in pkgutil.iter_modules(games.__path__):
+    # The ``games`` package of a checkout, looked up by name: the framework never imports it.
+    spec = importlib.util.find_spec(GAMES_PACKAGE)
+    for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+        for module in pkgutil.iter_modules([folder]):
             if module.ispkg and not module.name.startswith("_"):
-                found[module.name] = f"games.{module.name}"
+                found.setdefault(module.name, f"{GAMES_PACKAGE}.{module.name}")
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         if ep.name in found and found[ep.name] != ep.value:
             raise ConfigError(
@@ -265,4 +267,8 @@ def discover() -> dict[str, str]:
                 f"(entry point group {ENTRY_POINT_GROUP})"
             )
         found[ep.name] = ep.value
+    for name, package in found.items():
+        package_spec = importlib.util.find_spec(package)
+        if package_spec is not None and package_spec.submodule_search_locations:
+            register_game_directory(name, next(iter(package_spec.submodule_search_locations)), replace=False)
     return found

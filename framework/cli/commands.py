@@ -1,78 +1,16 @@
-"""The ``arena`` command: thin click wrappers over functions that tests call directly."""
+"""The site's own commands: ``serve``, ``games``, ``new-game``, ``table ...``, ``simulate``, ``db``."""
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import click
 
-from framework.errors import ArenaError, UserError
+from framework.cli.base import guarded, main, site_of
+from framework.core.errors import ArenaError, UserError
 from framework.site import Site
-
-
-def _fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(1)
-
-
-def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Errors a user can cause print one line and exit 1; no traceback."""
-    import functools
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except ArenaError as exc:
-            _fail(str(exc))
-        except (FileNotFoundError, PermissionError, IsADirectoryError) as exc:
-            _fail(str(exc))
-
-    return wrapper
-
-
-class ArenaGroup(click.Group):
-    """Also offers each game's own commands (``games/<g>/cli.py``'s ``cli`` group) as
-    ``arena <game> ...``, found at run time so ``framework`` never imports ``games``."""
-
-    def _game_group(self, ctx: click.Context, name: str) -> click.Command | None:
-        from framework.registry import discover
-
-        try:
-            package = discover().get(name)
-        except ArenaError:
-            return None
-        if package is None or importlib.util.find_spec(f"{package}.cli") is None:
-            return None
-        group = getattr(importlib.import_module(f"{package}.cli"), "cli", None)
-        return group if isinstance(group, click.Command) else None
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        return super().get_command(ctx, cmd_name) or self._game_group(ctx, cmd_name)
-
-
-@click.group(cls=ArenaGroup)
-@click.option("--instance", type=click.Path(path_type=Path), envvar="ARENA_INSTANCE",
-              default=Path("instance"), show_default=True, help="Folder of the local site.")
-@click.pass_context
-def main(ctx: click.Context, instance: Path) -> None:
-    """Arena: a local Board Game Arena studio."""
-    ctx.ensure_object(dict)
-    ctx.obj["instance"] = instance
-
-
-def site_of(ctx: click.Context) -> Site:
-    if "site" not in ctx.obj:
-        ctx.obj["site"] = Site.open(ctx.obj["instance"])
-        ctx.call_on_close(ctx.obj["site"].close)
-    site: Site = ctx.obj["site"]
-    return site
 
 
 @main.command()
@@ -91,7 +29,7 @@ def serve(ctx: click.Context, host: str, port: int, debug: bool, production: boo
     if workers is not None and not production:
         raise click.UsageError("--workers needs --production (the studio is one process)")
     if production:
-        from framework.server import DEFAULT_WORKERS, serve_production
+        from framework.web.server import DEFAULT_WORKERS, serve_production
 
         count = workers or DEFAULT_WORKERS
         click.echo(f"Arena on http://{host}:{port}/ ({count} gevent workers)")
@@ -267,72 +205,3 @@ def db_upgrade(ctx: click.Context) -> None:
     after = upgrade_platform(site.platform)
     site.close()
     click.echo(f"platform database: {before or 'empty'} -> {after}")
-
-
-@main.group()
-def bench() -> None:
-    """Benchmarks; each prints one JSON object."""
-
-
-@bench.command("runtime")
-@click.option("--actions", default=5000, show_default=True)
-@click.option("--tables", default=20, show_default=True)
-@guarded
-def bench_runtime_cmd(actions: int, tables: int) -> None:
-    """Actions/s through the runtime on the scaffolded game (SQLite file per table)."""
-    from framework.bench import bench_runtime
-
-    click.echo(json.dumps(bench_runtime(actions=actions, tables=tables)))
-
-
-@bench.command("server")
-@click.option("--tables", default=20, show_default=True, type=click.IntRange(min=1),
-              help="Tables played at once.")
-@click.option("--workers", default=2, show_default=True, type=click.IntRange(min=1),
-              help="gunicorn gevent workers.")
-@click.option("--db", "database_url", default=None,
-              help="ARENA_DATABASE_URL of the run (default: SQLite in a temporary folder).")
-@click.option("--actions", default=20000, show_default=True, help="Stop after this many actions.")
-@click.option("--seconds", default=60.0, show_default=True, help="Stop after this long.")
-@click.option("--game", default="benchgame", show_default=True, type=click.Choice(["benchgame", "belote"]),
-              help="The scaffolded game (2 players) or Belote (4).")
-@guarded
-def bench_server_cmd(tables: int, workers: int, database_url: str | None, actions: int, seconds: float,
-                     game: str) -> None:
-    """Start the server (gevent workers), play N tables with bots over HTTP on loopback:
-    actions/s, action latency percentiles, commit-to-event latency, errors."""
-    from framework.bench_server import bench_server
-    from framework.server import require_server_extra
-
-    require_server_extra()
-    click.echo(json.dumps(bench_server(tables=tables, workers=workers, database_url=database_url,
-                                       actions=actions, seconds=seconds, game=game)))
-
-
-@bench.command("upgrade")
-@click.option("--tables", "count", default=200, show_default=True)
-@guarded
-def bench_upgrade_cmd(count: int) -> None:
-    """Seconds to upgrade N in-progress SQLite tables to a new release (one transaction each)."""
-    from framework.releases.bench import bench_upgrade
-
-    click.echo(json.dumps(bench_upgrade(count)))
-
-
-def _register_release_commands() -> None:
-    from framework.releases.cli import game, release, upgrade_cmd
-
-    main.add_command(release)
-    main.add_command(game)
-    main.add_command(upgrade_cmd)
-
-
-_register_release_commands()
-
-from framework.i18n_cli import i18n as i18n_group  # noqa: E402  (arena i18n ...)
-
-main.add_command(i18n_group)
-
-
-if __name__ == "__main__":
-    main()

@@ -9,7 +9,7 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, Union
 
-from framework.errors import UserError
+from framework.core.errors import UserError
 
 _NONE = type(None)
 

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from framework.cli import guarded, site_of
+from framework.cli.base import guarded, site_of
 
 
 @click.group()

@@ -12,24 +12,25 @@ import random
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from framework.errors import GameSystemError, NotYourTurnError, UserError
-from framework.feed import Packet, time_text
+from framework.core.clock import to_datetime, utcnow
+from framework.core.errors import GameSystemError, NotYourTurnError, UserError
+from framework.game.feed import Packet, time_text
+from framework.game.states import END_STATE_ID, State, StateType
+from framework.game.stats import Stat
 from framework.i18n import (
     MessageFormatError,
     check_message_args,
     format_message,
     with_plural_args,
 )
-from framework.states import END_STATE_ID, State, StateType
-from framework.stats import Stat
 from framework.storage.base import Result, TableConnection
 from framework.storage.dialect import translate_query, translate_statements
 
 if TYPE_CHECKING:
-    from framework.registry import GameDefinition
+    from framework.game.registry import GameDefinition
 
 # Framework globals (ids 1..9, as on BGA); games use 10..89, options 100..199.
 GLOBAL_STATE = 1
@@ -40,23 +41,6 @@ GAME_GLOBAL_MIN, GAME_GLOBAL_MAX = 10, 89
 OPTION_GLOBAL_MIN, OPTION_GLOBAL_MAX = 100, 199
 
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S.%f"
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC).replace(tzinfo=None)
-
-
-def to_datetime(value: Any) -> datetime | None:
-    """A DATETIME column's value as a naive UTC datetime (drivers differ)."""
-    if value is None or isinstance(value, datetime):
-        return value
-    text = str(value)
-    if _DATETIME_TEXT.fullmatch(text):
-        return datetime.fromisoformat(text)  # the stored forms (fast: no strptime)
-    raise ValueError(f"not a DATETIME: {text!r}")
-
-
-_DATETIME_TEXT = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?")
 
 
 @dataclass
@@ -73,7 +57,7 @@ class ActionContext:
     restore_requested: bool = False
     entered_states: list[int] = field(default_factory=list)
     # The notifications written in this request, handed to the event streams after the
-    # commit (``framework.feed``).
+    # commit (``framework.game.feed``).
     packets: list[Packet] = field(default_factory=list)
     _now_text: str | None = None
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from framework.errors import GameSystemError
+from framework.core.errors import GameSystemError
 
 if TYPE_CHECKING:
-    from framework.table import Table
+    from framework.game.table import Table
 
 Card = dict[str, Any]
 

@@ -3,7 +3,7 @@ whole tables over HTTP on loopback, as browsers do: each player reads its event 
 acts when the game waits for it. Also the driver of the load and fault tests.
 
 Each player is a small asyncio client (keep-alive HTTP/1.1, Server-Sent Events) in this
-process; the server runs in another process (``python -m framework.server``).
+process; the server runs in another process (``python -m framework.web.server``).
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from framework.bench import BENCH_GAME, percentile, scaffold_registry
-from framework.registry import GameRegistry
-from framework.server import settle_heap
+from bench.runtime import BENCH_GAME, percentile, scaffold_registry
+from framework.game.registry import GameRegistry
 from framework.site import Site
+from framework.web.server import settle_heap
 
 _CSRF = re.compile(r'"csrf": ?"([^"]+)"')
 
@@ -45,7 +45,7 @@ def free_port() -> int:
 
 @dataclass
 class ServerProcess:
-    """``python -m framework.server`` in a child process (gunicorn master + gevent workers)."""
+    """``python -m framework.web.server`` in a child process (gunicorn master + gevent workers)."""
 
     proc: subprocess.Popen[bytes]
     host: str
@@ -66,7 +66,7 @@ class ServerProcess:
         log_path = Path(instance) / "server.log"
         log_file = open(log_path, "ab")  # noqa: SIM115 - the child writes it until it stops
         proc = subprocess.Popen(
-            [sys.executable, "-m", "framework.server", "127.0.0.1", str(port), str(workers)],
+            [sys.executable, "-m", "framework.web.server", "127.0.0.1", str(port), str(workers)],
             env=child_env, stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True,
         )
         log_file.close()

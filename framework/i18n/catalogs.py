@@ -1,28 +1,26 @@
-"""Translatable strings: markers, ``${arg}`` substitution with plurals, per-language translators
-(game catalog, then the framework's, then English) and the choice of a player's language."""
+"""Per-language translators: a game's catalog, then the framework's, then English; the
+choice of a player's language; ``_()`` for immediate use."""
 
 from __future__ import annotations
 
 import contextvars
 import functools
 import gettext as _gettext
-import importlib.util
 import io
 import logging
 import os
-import re
-import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-log = logging.getLogger(__name__)
+from framework.core.errors import NotFoundError
+from framework.core.messages import MessageFormatError, english_plural, format_message, substitute
 
-PLACEHOLDER = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+log = logging.getLogger(__name__)
 
 #: Languages shipped with the framework and Belote; English is the source language.
 SUPPORTED_LANGUAGES: tuple[str, ...] = ("en", "fr", "it", "hu")
@@ -30,267 +28,35 @@ SOURCE_LANGUAGE = "en"
 DOMAIN = "messages"
 #: The catalog name of the framework's own strings (``arena i18n extract framework``).
 FRAMEWORK = "framework"
-FRAMEWORK_DIR = Path(__file__).resolve().parent
-
-#: Reserved notification arg: how a stored log names its plural form (see ``format_message``).
-PLURAL_ARG = "_plural"
-
-Translate = Callable[[str], str]
-
-
-# ---------------------------------------------------------------------------- markers
-def clienttranslate(msgid: str) -> str:
-    """Mark ``msgid`` for extraction; the string is translated for each recipient later.
-
-    >>> clienttranslate("${player_name} passes")
-    '${player_name} passes'
-    """
-    return msgid
-
-
-totranslate = clienttranslate
-
-
-class PluralMessage(str):
-    """A msgid with a plural form: its text is the English singular (what a log stores); the
-    plural and the name of the arg that holds the number travel with it."""
-
-    plural: str
-    number: str
-
-    def __new__(cls, singular: str, plural: str, number: str = "count") -> PluralMessage:
-        self = super().__new__(cls, singular)
-        self.plural = plural
-        self.number = number
-        return self
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (PluralMessage, (str(self), self.plural, self.number))
-
-
-def clienttranslate_plural(singular: str, plural: str, number: str = "count") -> PluralMessage:
-    """Mark a message with a plural form; ``number`` names the arg that chooses the form.
-
-    The result is used where a msgid is (a notification log, a ``UserError``, a state
-    description); each language picks its own form (French, Italian: one/many/other;
-    Hungarian: one/other).
-
-    >>> msg = clienttranslate_plural("${player_name} wins ${count} trick",
-    ...                              "${player_name} wins ${count} tricks")
-    >>> format_message(msg, {"player_name": "Ann", "count": 3})
-    'Ann wins 3 tricks'
-    """
-    return PluralMessage(singular, plural, number)
-
-
-# ---------------------------------------------------------------------------- formatting
-class MessageFormatError(KeyError):
-    """A log message names a placeholder that its args do not provide."""
-
-    def __str__(self) -> str:
-        return str(self.args[0])
-
-
-@functools.lru_cache(maxsize=4096)
-def _placeholders(text: str) -> tuple[str, ...]:
-    return tuple(PLACEHOLDER.findall(text))
-
-
-def placeholders(msgid: str) -> list[str]:
-    """Names of the ``${...}`` placeholders in ``msgid``, in order.
-
-    >>> placeholders("${player_name} plays ${card}")
-    ['player_name', 'card']
-    """
-    return list(_placeholders(str(msgid)))
-
-
-def plural_spec(msgid: str, args: Mapping[str, Any]) -> tuple[str, str] | None:
-    """``(plural msgid, number arg)`` of a message, from a ``PluralMessage`` or from the
-    ``_plural`` arg that a stored notification carries; None for a message without plural."""
-    if isinstance(msgid, PluralMessage):
-        return msgid.plural, msgid.number
-    spec = args.get(PLURAL_ARG) if isinstance(args, Mapping) else None
-    if isinstance(spec, Mapping) and isinstance(spec.get("plural"), str):
-        return str(spec["plural"]), str(spec.get("number", "count"))
-    return None
-
-
-def with_plural_args(log_msg: str, args: Mapping[str, Any]) -> dict[str, Any]:
-    """``args`` plus what a stored log needs to keep its plural form (``_plural``), also for
-    nested ``{"log", "args"}`` values. Called when a notification is written.
-
-    >>> with_plural_args(clienttranslate_plural("a trick", "${count} tricks"), {"count": 2})
-    {'count': 2, '_plural': {'plural': '${count} tricks', 'number': 'count'}}
-    """
-    out = dict(args)
-    for name, value in args.items():
-        if isinstance(value, Mapping) and "log" in value:
-            nested = dict(value)
-            nested["args"] = with_plural_args(value["log"], value.get("args", {}))
-            out[name] = nested
-    if isinstance(log_msg, PluralMessage):
-        out[PLURAL_ARG] = {"plural": log_msg.plural, "number": log_msg.number}
-    return out
-
-
-def _identity(text: str) -> str:
-    return text
-
-
-def _english_plural(singular: str, plural: str, n: int) -> str:
-    return singular if n == 1 else plural
-
-
-def _number(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value)
-    return None
-
-
-def check_message_args(msgid: str, args: Mapping[str, Any]) -> None:
-    """Raise ``MessageFormatError`` if ``msgid`` (or its plural) names an arg ``args`` lack,
-    if the plural's number is missing or not a whole number, or if ``i18n`` names a missing arg.
-    """
-    spec = plural_spec(msgid, args)
-    texts = [str(msgid)] + ([spec[0]] if spec else [])
-    for text in texts:
-        for name in placeholders(text):
-            if name not in args:
-                raise MessageFormatError(
-                    f"message {str(msgid)!r} uses ${{{name}}} but no arg {name!r} was given"
-                )
-    if spec is not None:
-        if spec[1] not in args:
-            raise MessageFormatError(
-                f"message {str(msgid)!r} has a plural chosen by arg {spec[1]!r}, which was not given"
-            )
-        if _number(args[spec[1]]) is None:
-            raise MessageFormatError(
-                f"message {str(msgid)!r}: the plural's arg {spec[1]!r} must be a whole number, "
-                f"not {args[spec[1]]!r}"
-            )
-    missing = [name for name in args.get("i18n", ()) if name not in args]
-    if missing:
-        raise MessageFormatError(f"message {str(msgid)!r}: i18n names args that are missing: {missing}")
-
-
-def format_message(
-    msgid: str,
-    args: Mapping[str, Any],
-    translate: Translate | None = None,
-    strict: bool = True,
-) -> str:
-    """Translate ``msgid`` and fill ``${name}`` from ``args``.
-
-    Args listed in ``args["i18n"]`` are translated too; others (player names) never are.
-    A nested ``{"log": ..., "args": ...}`` arg is formatted recursively. A message with a
-    plural (``clienttranslate_plural``, or ``args["_plural"] = {"plural": ..., "number":
-    "count"}`` in a stored log) takes the form its language uses for ``args[number]``; the
-    translator's ``ngettext`` chooses it (English rules without one).
-
-    A translation whose placeholders the args do not fill is never shown: the English message
-    is, and a warning is logged (``arena i18n check`` reports such translations).
-
-    Raises:
-        MessageFormatError: with ``strict``, a placeholder of the English message has no arg,
-            or the plural's number is missing.
-
-    >>> format_message("${player_name} takes ${points} points", {"player_name": "Ann", "points": 20})
-    'Ann takes 20 points'
-    """
-    if strict:
-        check_message_args(msgid, args)
-    if not msgid:
-        return ""
-    tr: Translate = translate or _identity
-    spec = plural_spec(msgid, args)
-    n = _number(args.get(spec[1])) if spec is not None else None
-    if spec is not None and n is not None:
-        english = _english_plural(str(msgid), spec[0], n)
-        choose = getattr(translate, "ngettext", None)
-        text = choose(str(msgid), spec[0], n) if choose is not None else english
-    else:
-        english = str(msgid)
-        text = tr(str(msgid))
-    if text != english:
-        try:
-            return _substitute(text, args, translate, True)
-        except MessageFormatError as exc:
-            lang = getattr(translate, "lang", "?")
-            log.warning("the %s translation of %r cannot be filled (%s): English shown", lang, english, exc)
-    return _substitute(english, args, translate, strict)
-
-
-def _substitute(text: str, args: Mapping[str, Any], translate: Translate | None, strict: bool) -> str:
-    tr: Translate = translate or _identity
-    i18n = set(args.get("i18n", ()))
-
-    def fill(match: re.Match[str]) -> str:
-        name = match.group(1)
-        if name not in args:
-            if strict:
-                raise MessageFormatError(f"message {text!r} uses ${{{name}}} but no arg {name!r} was given")
-            return match.group(0)
-        value = args[name]
-        if isinstance(value, Mapping) and "log" in value:
-            return format_message(str(value["log"]), value.get("args", {}), translate, strict)
-        if name in i18n and isinstance(value, str):
-            return tr(value) if value else ""
-        return str(value)
-
-    return PLACEHOLDER.sub(fill, text)
-
+FRAMEWORK_DIR = Path(__file__).resolve().parents[1]
 
 # ---------------------------------------------------------------------------- catalogs
-_game_dirs: dict[str, Path] = {}
 _registered_dirs: dict[str, Path] = {}
 _unknown_games: set[str] = set()  # warned about once; forgotten by clear_cache()
 
 
-def register_game_directory(game: str, directory: Path | str) -> None:
+def register_game_directory(game: str, directory: Path | str, replace: bool = True) -> None:
     """Where the files of ``game`` are, for a game loaded from a folder rather than found by
-    the registry (test fixtures, stored releases)."""
-    _registered_dirs[game] = Path(directory).resolve()
-    clear_cache()
+    the registry (test fixtures, stored releases); the registry calls it for every game it finds
+    or loads, with ``replace=False`` (the first folder found for a name keeps it)."""
+    path = Path(directory).resolve()
+    if not replace and game in _registered_dirs:
+        return
+    if _registered_dirs.get(game) != path:
+        _registered_dirs[game] = path
+        clear_cache()
 
 
 def game_directory(game: str) -> Path:
-    """The package folder of ``game``, found at run time (the framework never imports games).
+    """The package folder of ``game``, as the game registry registered it when it found or
+    loaded the game (the framework never imports games).
 
     Raises:
-        NotFoundError: no installed or loaded game has that name.
+        NotFoundError: no found or loaded game has that name.
     """
-    if game in _registered_dirs:
-        return _registered_dirs[game]
-    if game in _game_dirs:
-        return _game_dirs[game]
-    found: Path | None = None
-    from framework.registry import discover
-
-    package = discover().get(game)
-    if package is not None:
-        spec = importlib.util.find_spec(package)
-        if spec is not None and spec.submodule_search_locations:
-            found = Path(next(iter(spec.submodule_search_locations))).resolve()
+    found = _registered_dirs.get(game)
     if found is None:
-        # A game loaded from a folder (load_game_from_directory) under another module name.
-        for module in list(sys.modules.values()):
-            info = getattr(module, "GAME_INFO", None)
-            if getattr(info, "name", None) == game and getattr(module, "__file__", None):
-                found = Path(str(module.__file__)).resolve().parent
-                break
-    if found is None:
-        from framework.errors import NotFoundError
-
         raise NotFoundError("No game named ${game}", "unknown_game", game=game)
-    _game_dirs[game] = found
     return found
 
 
@@ -301,7 +67,7 @@ def catalog_dir(game: str | os.PathLike[str] | None) -> Path:
     Layout: ``messages.pot`` and ``<lang>/LC_MESSAGES/messages.po`` (``.mo`` when compiled).
     """
     if game is None or game == FRAMEWORK:
-        return FRAMEWORK_DIR / "translations"
+        return FRAMEWORK_DIR / "i18n" / "translations"
     if isinstance(game, os.PathLike):
         path = os.fspath(game)
         return (_resolved(path) if os.path.isabs(path) else Path(path).resolve()) / "translations"
@@ -442,7 +208,6 @@ def clear_cache() -> None:
     """Forget loaded catalogs and game folders (they are also reloaded when a file changes)."""
     with _cache_lock:
         _cache.clear()
-        _game_dirs.clear()
         _unknown_games.clear()
 
 
@@ -592,8 +357,8 @@ def ngettext(singular: str, plural: str, n: int, **args: Any) -> str:
     """
     args.setdefault("count", n)
     text = current_translator().ngettext(singular, plural, n)
-    english = _english_plural(singular, plural, n)
+    english = english_plural(singular, plural, n)
     try:
-        return _substitute(text, args, current_translator(), strict=True)
+        return substitute(text, args, current_translator(), strict=True)
     except MessageFormatError:
-        return _substitute(english, args, current_translator(), strict=False)
+        return substitute(english, args, current_translator(), strict=False)

@@ -1,7 +1,7 @@
 """``arena serve --production``: gunicorn with several gevent workers on one port.
 
 The master migrates the platform database once, then forks the workers; each worker builds
-its own app (its own connections, its own cross-worker listener, ``framework.notify``).
+its own app (its own connections, its own cross-worker listener, ``framework.live.notify``).
 No state lives in a worker, so any worker can take any request. Like
 
     gunicorn -k gevent -w 4 -b 127.0.0.1:8000 'framework.web:create_app()'
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from framework.registry import GameRegistry
+    from framework.game.registry import GameRegistry
 
 DEFAULT_WORKERS = max(2, os.cpu_count() or 2)
 
@@ -40,7 +40,7 @@ def require_server_extra() -> None:
         import gevent  # noqa: F401 (the workers' class)
         import gunicorn  # noqa: F401
     except ImportError as exc:
-        from framework.errors import ConfigError
+        from framework.core.errors import ConfigError
 
         raise ConfigError("the production server needs gunicorn and gevent: "
                           "pip install -e '.[server]'") from exc
@@ -48,7 +48,7 @@ def require_server_extra() -> None:
 
 def registry_with(folders: list[Path]) -> GameRegistry:
     """The installed games plus every game folder found in ``folders``."""
-    from framework.registry import GameRegistry, load_game_from_directory
+    from framework.game.registry import GameRegistry, load_game_from_directory
 
     registry = GameRegistry()
     for folder in folders:
@@ -171,7 +171,7 @@ def prepare(instance: Path, database_url: str | None) -> None:
             "Site.open(os.environ['ARENA_INSTANCE'], os.environ.get('ARENA_DATABASE_URL')).close()")
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     if proc.returncode != 0:
-        from framework.errors import ConfigError
+        from framework.core.errors import ConfigError
 
         raise ConfigError(f"cannot prepare the site: {proc.stderr.strip()[-2000:]}")
 
@@ -233,7 +233,7 @@ def serve_production(instance: Path, host: str = "127.0.0.1", port: int = 8000,
 
 
 def main() -> None:
-    """``python -m framework.server HOST PORT WORKERS`` (what ``arena bench server`` starts)."""
+    """``python -m framework.web.server HOST PORT WORKERS`` (what ``arena bench server`` starts)."""
     import sys
 
     host, port, workers = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from framework.registry import GameRegistry, load_game_from_directory
+from framework.game.registry import GameRegistry, load_game_from_directory
 from framework.scaffold import new_game
 from framework.site import Site
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from framework.core.messages import format_message
+
 
 class ArenaError(Exception):
     """Base of every error the framework raises on purpose."""
@@ -25,8 +27,6 @@ class UserError(ArenaError):
         super().__init__(self.render())
 
     def render(self, translate: Any = None) -> str:
-        from framework.i18n import format_message
-
         return format_message(self.msgid, self.args_, translate)
 
 

@@ -1,0 +1,1 @@
+"""The runtime: tables created, actions checked and applied in one transaction, states settled."""

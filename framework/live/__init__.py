@@ -1,0 +1,1 @@
+"""Live updates: the event streams of a table and the bus between processes and machines."""
