@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import doctest
+import importlib
+import pkgutil
 from dataclasses import replace
 
 import pytest
@@ -40,9 +42,11 @@ def codes(cards: list[Card]) -> list[str]:
 
 
 def test_doctests_pass() -> None:
-    result = doctest.testmod(rules)
-    assert result.attempted > 20
-    assert result.failed == 0
+    modules = [rules] + [importlib.import_module(f"{rules.__name__}.{info.name}")
+                         for info in pkgutil.iter_modules(rules.__path__)]
+    results = [doctest.testmod(module) for module in modules]
+    assert sum(result.attempted for result in results) > 20
+    assert sum(result.failed for result in results) == 0
 
 
 # -- cards

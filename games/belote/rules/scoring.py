@@ -1,0 +1,191 @@
+"""Scoring a finished hand (`score_hand`) into a `HandScore` breakdown, classic and contrée."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .announcements import Announcement, compare_announcements
+from .contracts import Contract
+from .errors import BeloteError
+from .trumps import (
+    CAPOT_POINTS,
+    CONTREE_FAILED_POINTS,
+    CONTREE_VALUES,
+    HAND_POINTS_TOTAL,
+    LAST_TRICK_BONUS,
+)
+from .variants import Rules
+
+Outcome = Literal["made", "failed", "contention"]
+
+
+@dataclass(frozen=True)
+class HandScore:
+    """Breakdown of one hand's score. Pairs are indexed by team (0: seats 0+2, 1: seats 1+3).
+
+    Attributes:
+        card_points: card points incl. dix de der, or 252/0 on a capot.
+        dix_de_der: 10 for the team that took the last trick.
+        belote: belote-rebelote points per holding team (before any transfer).
+        announcements: points of announcements per team (only the best team's count).
+        totals: card points + announcements + belote, used to decide made/failed.
+        outcome: ``made``, ``failed`` or ``contention`` (classic exact tie).
+        capot_team: team that took all 8 tricks, or None.
+        hand_score: points written on the score sheet this hand (incl. carried points).
+        carried_in: contention points that were waiting before this hand.
+        carried_awarded: how those carried points were awarded this hand, per team.
+        carry_out: points to hold for the next hand (contention).
+    """
+
+    taker_team: int
+    card_points: tuple[int, int]
+    dix_de_der: tuple[int, int]
+    belote: tuple[int, int]
+    announcements: tuple[int, int]
+    totals: tuple[int, int]
+    outcome: Outcome
+    capot_team: int | None
+    hand_score: tuple[int, int]
+    carried_in: int = 0
+    carried_awarded: tuple[int, int] = (0, 0)
+    carry_out: int = 0
+    announcement_team: int | None = None
+    multiplier: int = 1
+    contract_value: int | None = None
+
+    @property
+    def is_capot(self) -> bool:
+        return self.capot_team is not None
+
+    @property
+    def winning_team(self) -> int | None:
+        """Team that won the hand (None on contention)."""
+        if self.outcome == "contention":
+            return None
+        return self.taker_team if self.outcome == "made" else 1 - self.taker_team
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "taker_team": self.taker_team, "card_points": list(self.card_points),
+            "dix_de_der": list(self.dix_de_der), "belote": list(self.belote),
+            "announcements": list(self.announcements), "totals": list(self.totals),
+            "outcome": self.outcome, "capot": self.capot_team is not None,
+            "capot_team": self.capot_team, "hand_score": list(self.hand_score),
+            "carried_in": self.carried_in, "carried_awarded": list(self.carried_awarded),
+            "carry_out": self.carry_out, "announcement_team": self.announcement_team,
+            "multiplier": self.multiplier, "contract_value": self.contract_value,
+        }
+
+
+def score_hand(
+    contract: Contract, rules: Rules, card_points: Sequence[int], tricks_won: Sequence[int],
+    belote: Sequence[int] = (0, 0), announcements: Sequence[Sequence[Announcement]] = ((),) * 4,
+    first_leader: int | None = None, carried: int = 0, last_trick_team: int | None = None,
+) -> HandScore:
+    """Score a finished hand.
+
+    Args:
+        card_points: per team, including the dix de der (sum 162).
+        tricks_won: per team (sum 8).
+        belote: belote points per holding team.
+        announcements: per seat, as found by `detect_announcements`.
+        first_leader: first speaker (dealer + 1), for announcement ties.
+        carried: contention points held from earlier hands; they go to the team that wins
+            this hand (or stay held on a new contention).
+        last_trick_team: team of the last trick (only reported; guessed from tricks when
+            one team took them all).
+
+    Classic: takers must total strictly more than defenders; otherwise defenders get 162
+    (252 on their capot) plus all announcements; an exact tie is a contention.
+    Contrée: made when takers' total reaches the bid (capot bid: all 8 tricks); made scores
+    points + bid, failed gives defenders 160 + bid + all announcements; coinche doubles,
+    surcoinche quadruples the bid (or the whole score with ``multiplier="whole"``).
+    Belote always stays with its holders, except to the defence on a failed contrée with
+    `Rules.belote_to_defence_on_failed`.
+
+    Raises:
+        BeloteError: points or tricks do not add up.
+    """
+    if sum(card_points) != HAND_POINTS_TOTAL or sum(tricks_won) != 8:
+        raise BeloteError(f"card points {list(card_points)} / tricks {list(tricks_won)} "
+                          "do not add up to 162 / 8")
+    takers = contract.taker_team
+    defenders = 1 - takers
+    capot_team = next((team for team in (0, 1) if tricks_won[team] == 8), None)
+    cards = [0, 0]
+    if capot_team is not None:
+        cards[capot_team] = CAPOT_POINTS
+    else:
+        cards = list(card_points)
+    if last_trick_team is None and capot_team is not None:
+        last_trick_team = capot_team
+    dix = [0, 0]
+    if last_trick_team is not None:
+        dix[last_trick_team] = LAST_TRICK_BONUS
+
+    leader = first_leader if first_leader is not None else (contract.taker + 1) % 4
+    ann_team = compare_announcements(announcements, leader, contract.trump, rules.announce_tie)
+    ann = [0, 0]
+    if ann_team is not None and rules.announcements:
+        ann[ann_team] = sum(a.points for seat in range(4) if seat % 2 == ann_team
+                            for a in announcements[seat])
+    elif not rules.announcements:
+        ann_team = None
+    bel = list(belote)
+    totals = [cards[team] + ann[team] + bel[team] for team in (0, 1)]
+    score = [0, 0]
+    carry_out = 0
+    multiplier = 1
+    awarded = [0, 0]
+
+    if not rules.is_contree:
+        if totals[takers] > totals[defenders]:
+            outcome: Outcome = "made"
+            score = list(totals)
+        elif totals[takers] < totals[defenders]:
+            outcome = "failed"
+            score[defenders] = (cards[defenders] if capot_team == defenders
+                                else HAND_POINTS_TOTAL) + ann[0] + ann[1] + bel[defenders]
+            score[takers] = bel[takers]
+        else:
+            outcome = "contention"
+            score[defenders] = totals[defenders]
+            score[takers] = bel[takers]
+            carry_out = totals[takers] - bel[takers]
+    else:
+        value = contract.value if contract.value is not None else CONTREE_VALUES[0]
+        multiplier = (1, 2, 4)[contract.coinche]
+        if contract.is_capot_bid:
+            made = capot_team == takers
+        else:
+            made = totals[takers] >= value
+        outcome = "made" if made else "failed"
+        contract_part = value * multiplier if rules.multiplier == "contract" else value
+        if made:
+            score[takers] = totals[takers] - bel[takers] + contract_part
+            score[defenders] = totals[defenders] - bel[defenders]
+        else:
+            score[defenders] = CONTREE_FAILED_POINTS + contract_part + ann[0] + ann[1]
+        if rules.multiplier == "whole":
+            score = [points * multiplier for points in score]
+        for team in (0, 1):
+            if not made and team == takers and rules.belote_to_defence_on_failed:
+                score[defenders] += bel[takers]
+            else:
+                score[team] += bel[team]
+
+    if outcome == "contention":
+        carry_out += carried
+    elif carried:
+        winner = takers if outcome == "made" else defenders
+        awarded[winner] = carried
+        score[winner] += carried
+    return HandScore(
+        taker_team=takers, card_points=(cards[0], cards[1]), dix_de_der=(dix[0], dix[1]),
+        belote=(bel[0], bel[1]), announcements=(ann[0], ann[1]), totals=(totals[0], totals[1]),
+        outcome=outcome, capot_team=capot_team, hand_score=(score[0], score[1]),
+        carried_in=carried, carried_awarded=(awarded[0], awarded[1]), carry_out=carry_out,
+        announcement_team=ann_team, multiplier=multiplier, contract_value=contract.value,
+    )
