@@ -12,6 +12,8 @@ from framework.engine.runtime import Runtime
 from framework.game.registry import GameDefinition, GameRegistry
 from framework.live.notify import Notifier
 from framework.platform.db import create_platform_engine, upgrade_platform
+from framework.releases.builds import load_release
+from framework.releases.upgrade import before_action, production_version
 from framework.storage.backends import open_backend
 from framework.storage.base import TableStore
 
@@ -37,9 +39,6 @@ class Site:
     notifier: Notifier = field(init=False)
 
     def __post_init__(self) -> None:
-        from framework.releases.builds import load_release
-        from framework.releases.upgrade import before_action, production_version
-
         self.runtime = Runtime(self.platform, self.store, self.registry)
         self.runtime.game_loader = lambda info: load_release(self, info.game, info.release_version or "")
 

@@ -45,7 +45,8 @@ JS_MARKERS = {"_": (0,), "ngettext": (0, 1), "__": (1,)}
 
 # Framework sources that players never see (developer tools, printed in English).
 FRAMEWORK_EXCLUDED = ("framework/scaffold/", "framework/cli/__init__.py", "framework/cli/base.py",
-                      "framework/cli/commands.py", "framework/cli/i18n.py", "framework/i18n/translations/")
+                      "framework/cli/commands.py", "framework/cli/i18n.py", "framework/i18n/extract.py",
+                      "framework/i18n/maintain.py", "framework/i18n/translations/")
 GAME_EXCLUDED_DIRS = {"tests", "translations", "help", "vendor", "node_modules", "__pycache__"}
 
 

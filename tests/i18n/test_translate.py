@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from framework import i18n
 from framework.core.errors import GameSystemError, NotYourTurnError, UserError
 from framework.game.registry import GameRegistry, load_game_from_directory
 from framework.i18n import (
     MessageFormatError,
     _,
+    catalogs,
     clienttranslate_plural,
     format_message,
     negotiate_language,
@@ -76,14 +76,14 @@ def test_a_game_catalog_overrides_the_framework_and_reloads_when_changed(
     game = tmp_path / "tally"
     shutil.copytree(TALLY, game, ignore=shutil.ignore_patterns("__pycache__"))
     po = po_path(game / "translations", "fr")
-    monkeypatch.setattr(i18n, "RECHECK_S", 3600.0)
+    monkeypatch.setattr(catalogs, "RECHECK_S", 3600.0)
     assert translator("fr", game)("You") == "Vous"
     po.write_text(po.read_text(encoding="utf-8") + '\nmsgid "You"\nmsgstr "Toi"\n', encoding="utf-8")
     stat = po.stat()
     os.utime(po, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
     # the files are looked at again only once RECHECK_S has passed since the last look
     assert translator("fr", game)("You") == "Vous"
-    monkeypatch.setattr(i18n, "RECHECK_S", 0.0)
+    monkeypatch.setattr(catalogs, "RECHECK_S", 0.0)
     assert translator("fr", game)("You") == "Toi"
 
 
