@@ -30,6 +30,12 @@ class UserError(ArenaError):
         return format_message(self.msgid, self.args_, translate)
 
 
+class GameCodeError(UserError):
+    """Game code raised an unexpected exception: the action was cancelled and logged."""
+
+    http_status = 500
+
+
 class NotFoundError(UserError):
     """An unknown game, table, player or action."""
 

@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 from framework.core.errors import (
     ArenaError,
     BlockedError,
+    GameCodeError,
     GameOverError,
     GameSystemError,
     NotFoundError,
@@ -77,12 +78,6 @@ def default_tables_sql() -> str:
     from importlib.resources import files
 
     return files("framework.storage").joinpath("default_tables.sql").read_text(encoding="utf-8")
-
-
-class GameCodeError(UserError):
-    """Game code raised an unexpected exception: the action was cancelled and logged."""
-
-    http_status = 500
 
 
 @dataclass(frozen=True)

@@ -182,7 +182,6 @@ def _call_name(node: ast.Call) -> tuple[str | None, bool]:
 def _user_error_names(tree: ast.AST) -> set[str]:
     names = set(USER_ERRORS)
     try:
-        import framework.engine.runtime  # noqa: F401  (defines GameCodeError)
         from framework.core.errors import UserError
 
         stack: list[type] = [UserError]

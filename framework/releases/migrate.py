@@ -12,6 +12,7 @@ from alembic.operations import Operations
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy.pool import StaticPool
 
+from framework.releases.owned import OwnedTransaction, owned_engine_options
 from framework.releases.schema import definition, remember
 from framework.storage.base import COPY_PREFIXES, TableConnection
 
@@ -66,33 +67,6 @@ def _operation_key(name: str, column: str, kw: dict[str, Any]) -> Hashable | Non
             return None
         parts.append((key, value))
     return tuple(parts)
-
-
-class OwnedTransaction:
-    """A DB-API connection whose ``commit``/``rollback`` do nothing: the caller owns the
-    transaction, and SQLAlchemy's own bookkeeping (which rolls back when its connection is
-    closed) must not end it."""
-
-    def __init__(self, raw: Any) -> None:
-        self._raw = raw
-
-    def commit(self) -> None:
-        pass
-
-    def rollback(self) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._raw, name)
-
-
-def owned_engine_options(dialect: str) -> dict[str, Any]:
-    """``create_engine`` options for an engine over an ``OwnedTransaction``: psycopg's
-    dialect would otherwise look up hstore with the real connection class."""
-    return {"use_native_hstore": False} if dialect == "postgresql" else {}
 
 
 class TableMigrator:

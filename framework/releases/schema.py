@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from framework.releases.owned import OwnedTransaction, owned_engine_options
 from framework.storage.base import COPY_PREFIXES, TableConnection
 
 Schema = dict[str, dict[str, Any]]
@@ -119,8 +120,6 @@ def _reflect_sqlite(db: TableConnection) -> Schema:
 def _reflect_sqlalchemy(db: TableConnection) -> Schema:
     from sqlalchemy import create_engine, inspect
     from sqlalchemy.pool import StaticPool
-
-    from framework.releases.migrate import OwnedTransaction, owned_engine_options
 
     raw = OwnedTransaction(db.dbapi_connection())
     url = {"postgresql": "postgresql+psycopg://", "mysql": "mysql+pymysql://"}[db.dialect]

@@ -15,8 +15,8 @@ from flask import Blueprint, abort, flash, g, jsonify, redirect, render_template
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from framework.core.errors import ArenaError, GameOverError, NotFoundError, UserError
-from framework.engine.runtime import GameCodeError, Runtime
+from framework.core.errors import ArenaError, GameCodeError, GameOverError, NotFoundError, UserError
+from framework.engine.runtime import Runtime
 from framework.game.table import ActionContext, Table
 from framework.platform.models import BugReport, GameTableRecord, TableSeat
 from framework.storage.base import COPY_PREFIXES, TableConnection

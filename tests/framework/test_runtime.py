@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from framework.core.errors import GameOverError, NotFoundError, NotYourTurnError, UserError
-from framework.engine.runtime import GameCodeError
+from framework.core.errors import GameCodeError, GameOverError, NotFoundError, NotYourTurnError, UserError
 from framework.testing import GameHarness, TestTable
 
 pytestmark = pytest.mark.all_backends  # SQLite always; PostgreSQL and MariaDB when configured
