@@ -25,6 +25,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from framework.core.clock import utcnow
+from framework.core.kinds import TableMode, TablePhase
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -57,9 +58,9 @@ class GameTableRecord(Base):
     __tablename__ = "game_tables"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game: Mapped[str] = mapped_column(String(64), index=True)
-    mode: Mapped[str] = mapped_column(String(16), default="studio")  # studio | production
+    mode: Mapped[str] = mapped_column(String(16), default=TableMode.STUDIO)  # a TableMode
     release_version: Mapped[str | None] = mapped_column(String(16))
-    status: Mapped[str] = mapped_column(String(16), default="setup")  # setup|playing|finished
+    status: Mapped[str] = mapped_column(String(16), default=TablePhase.SETUP)  # a TablePhase
     blocked: Mapped[bool] = mapped_column(Boolean, default=False)
     seed: Mapped[str] = mapped_column(String(64))
     options: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)

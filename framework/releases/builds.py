@@ -127,7 +127,7 @@ def fresh_schema(gdef: GameDefinition, store: TableStore | None = None) -> schem
     if store is not None and store.dialect != "sqlite":
         import uuid
 
-        scratch = store.scratch(uuid.uuid4().hex[:8])  # type: ignore[attr-defined]
+        scratch = store.scratch(uuid.uuid4().hex[:8])
         try:
             with scratch.create(1) as db:
                 for sql in translate_dbmodel(default_tables_sql(), db.dialect, reserved=frozenset()):

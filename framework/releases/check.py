@@ -18,6 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from framework.core.errors import ArenaError, UserError
+from framework.core.kinds import TableMode, TablePhase
 from framework.engine.runtime import Runtime
 from framework.game.registry import GameRegistry
 from framework.platform.db import create_platform_engine, upgrade_platform
@@ -75,8 +76,8 @@ def latest_version(site: ReleaseContext, game: str) -> str:
 def live_tables(site: ReleaseContext, game: str) -> list[tuple[int, str | None]]:
     with Session(site.platform) as s:
         rows = s.execute(select(GameTableRecord.id, GameTableRecord.release_version).where(
-            GameTableRecord.game == game, GameTableRecord.mode == "production",
-            GameTableRecord.status != "finished").order_by(GameTableRecord.id)).all()
+            GameTableRecord.game == game, GameTableRecord.mode == TableMode.PRODUCTION,
+            GameTableRecord.status != TablePhase.FINISHED).order_by(GameTableRecord.id)).all()
     return [(int(r[0]), r[1]) for r in rows]
 
 
@@ -227,7 +228,7 @@ def scratch_site(site: ReleaseContext, folder: Path, registry: GameRegistry) -> 
     folder.mkdir(parents=True, exist_ok=True)
     engine = create_platform_engine(f"sqlite:///{folder / 'platform.sqlite'}")
     upgrade_platform(engine)
-    store = site.store.scratch(uuid.uuid4().hex[:8])  # type: ignore[attr-defined]
+    store = site.store.scratch(uuid.uuid4().hex[:8])
     return ScratchContext(folder, engine, store, registry, Runtime(engine, store, registry))
 
 
@@ -283,7 +284,7 @@ def _rehearse(site: ReleaseContext, game: str, production: str, candidate: str) 
                 if leftover:
                     out.append(Finding(ERROR, "rehearsal", f"copies of {label} were out of step: {leftover}"))
         finally:
-            scratch.store.drop_all()  # type: ignore[attr-defined]
+            scratch.store.drop_all()
             scratch.close()
     if not any(f.kind == "rehearsal" for f in out) and changes:
         out.append(Finding(INFO, "rehearsal", "upgrade rehearsal passed: upgraded tables match new ones"))

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from framework.core.errors import UserError
+from framework.core.kinds import TableMode, TablePhase
 from framework.platform.models import DeploymentRecord, GameRecord, GameTableRecord
 from framework.releases import schema as schema_mod
 from framework.releases.builds import release_manifest
@@ -104,8 +105,8 @@ def rollback(site: ReleaseContext, game: str) -> dict[str, Any]:
     old_schema = schema_mod.from_json(release_manifest(site, game, previous)["schema"])
     with Session(site.platform) as s:
         upgraded = list(s.scalars(select(GameTableRecord.id).where(
-            GameTableRecord.game == game, GameTableRecord.mode == "production",
-            GameTableRecord.status != "finished", GameTableRecord.release_version == current)))
+            GameTableRecord.game == game, GameTableRecord.mode == TableMode.PRODUCTION,
+            GameTableRecord.status != TablePhase.FINISHED, GameTableRecord.release_version == current)))
     differences = schema_mod.diff(old_schema, cur_schema)
     if upgraded and differences:
         raise UserError(
@@ -139,8 +140,8 @@ def game_overview(site: ReleaseContext, game: str) -> dict[str, Any]:
     with Session(site.platform) as s:
         rec = s.get(GameRecord, game)
         rows = s.execute(select(GameTableRecord.release_version, GameTableRecord.blocked).where(
-            GameTableRecord.game == game, GameTableRecord.mode == "production",
-            GameTableRecord.status != "finished")).all()
+            GameTableRecord.game == game, GameTableRecord.mode == TableMode.PRODUCTION,
+            GameTableRecord.status != TablePhase.FINISHED)).all()
         deployments = s.scalars(select(DeploymentRecord).where(DeploymentRecord.game == game)
                                 .order_by(DeploymentRecord.id.desc()).limit(20)).all()
         history = [{"version": d.version, "previous": d.previous_version, "action": d.action,

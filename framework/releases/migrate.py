@@ -50,7 +50,9 @@ def sql_dialect(name: str) -> sa.Dialect:
     """SQLAlchemy's dialect for compiling DDL (one per backend: making one costs ~0.1 ms)."""
     from sqlalchemy.dialects import mysql, postgresql, sqlite
 
-    return {"sqlite": sqlite.dialect, "postgresql": postgresql.dialect, "mysql": mysql.dialect}[name]()
+    dialects: dict[str, type[sa.Dialect]] = {
+        "sqlite": sqlite.dialect, "postgresql": postgresql.dialect, "mysql": mysql.dialect}
+    return dialects[name]()
 
 
 def _operation_key(name: str, column: str, kw: dict[str, Any]) -> Hashable | None:

@@ -181,7 +181,7 @@ def diff(expected: Schema, actual: Schema) -> list[str]:
 
 def _describe(col: tuple[Any, ...]) -> str:
     name, typ, notnull, default, pk = col
-    text = typ + (" NOT NULL" if notnull else " NULL")
+    text = str(typ) + (" NOT NULL" if notnull else " NULL")
     if default is not None:
         text += f" DEFAULT {default}"
     if pk:

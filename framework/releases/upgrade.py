@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from framework.core.clock import utcnow
 from framework.core.errors import BlockedError, GameSystemError
+from framework.core.kinds import TableMode, TablePhase
 from framework.engine.runtime import TableInfo
 from framework.game.registry import GameDefinition
 from framework.game.table import ActionContext, Table
@@ -47,7 +48,7 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
     """
     table: Table = gdef.table_class(ActionContext(db=db, now=utcnow))
     migrator = TableMigrator(db)
-    table.migrate = migrator  # type: ignore[attr-defined]
+    table.migrate = migrator
     changes: list[str] = []
     try:
         table.upgrade_table_db(version_int(from_version))
@@ -56,7 +57,7 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
         raise UpgradeError(f"upgrade_table_db({version_int(from_version)}) failed: {exc!r}") from exc
     finally:
         migrator.close()
-        table.migrate = None  # type: ignore[attr-defined]
+        table.migrate = None
     table = gdef.table_class(ActionContext(db=db, now=utcnow))  # fresh caches after DDL
     state_id = table.gamestate.state_id()
     if state_id not in gdef.states.by_id:
@@ -150,7 +151,7 @@ def upgrade_table(site: ReleaseContext, table_id: int, dry_run: bool = False,
         target = production_version(site, game)
     else:
         game, current, mode, target = known
-    if mode != "production" or target is None or current == target:
+    if mode != TableMode.PRODUCTION or target is None or current == target:
         return UpgradeOutcome(table_id, current, target, "current")
     if dry_run:
         return UpgradeOutcome(table_id, current, target, "would_upgrade")
@@ -201,7 +202,7 @@ def upgrade_all(site: ReleaseContext, game: str | None = None, dry_run: bool = F
     """Upgrade every production table in play (of ``game``); a summary of the run."""
     with Session(site.platform) as s:
         query = select(GameTableRecord.id, GameTableRecord.game, GameTableRecord.release_version).where(
-            GameTableRecord.mode == "production", GameTableRecord.status != "finished")
+            GameTableRecord.mode == TableMode.PRODUCTION, GameTableRecord.status != TablePhase.FINISHED)
         if game is not None:
             query = query.where(GameTableRecord.game == game)
         rows = s.execute(query.order_by(GameTableRecord.id)).all()
@@ -212,7 +213,7 @@ def upgrade_all(site: ReleaseContext, game: str | None = None, dry_run: bool = F
     releases: dict[tuple[str, str], Release] = {}
     for table_id, table_game, current in rows:
         target = targets.get(table_game)
-        outcome = upgrade_table(site, table_id, dry_run, (table_game, current, "production", target),
+        outcome = upgrade_table(site, table_id, dry_run, (table_game, current, TableMode.PRODUCTION, target),
                                 record=False, releases=releases)
         outcomes.append(outcome)
         if outcome.status == "upgraded" and target is not None:
@@ -233,8 +234,8 @@ def upgrade_all(site: ReleaseContext, game: str | None = None, dry_run: bool = F
 def production_tables(site: ReleaseContext, game: str | None = None) -> list[int]:
     """Ids of the production tables still in play (of ``game``)."""
     with Session(site.platform) as s:
-        query = select(GameTableRecord.id).where(GameTableRecord.mode == "production",
-                                                 GameTableRecord.status != "finished")
+        query = select(GameTableRecord.id).where(GameTableRecord.mode == TableMode.PRODUCTION,
+                                                 GameTableRecord.status != TablePhase.FINISHED)
         if game is not None:
             query = query.where(GameTableRecord.game == game)
         return list(s.scalars(query.order_by(GameTableRecord.id)))
@@ -244,7 +245,7 @@ def before_action(site: ReleaseContext) -> Callable[[TableInfo], TableInfo]:
     """The runtime's hook: refuse blocked tables, upgrade a table that is behind (lazily)."""
 
     def hook(info: TableInfo) -> TableInfo:
-        if info.mode != "production":
+        if info.mode != TableMode.PRODUCTION:
             return info
         with Session(site.platform) as s:
             rec = s.get(GameTableRecord, info.id)
