@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
+from framework.core.clock import utcnow
 from framework.engine.copies import create_copies, live_tables
 from framework.engine.creation import TableFactory, default_tables_sql
 from framework.engine.directory import TableDirectory, TableInfo
@@ -31,7 +32,7 @@ from framework.engine.slots import SaveSlots
 from framework.engine.views import TableViews
 from framework.game.feed import Feed, Packet, contiguous
 from framework.game.registry import GameDefinition, GameRegistry
-from framework.game.table import Table, table_status, utcnow
+from framework.game.table import Table, table_status
 from framework.i18n import Translate
 from framework.storage.base import TableConnection, TableStore
 from framework.storage.dialect import translate_query

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from framework.core.clock import to_datetime, utcnow
 from framework.core.errors import GameSystemError, NotYourTurnError, UserError
 from framework.game.feed import Packet, time_text
-from framework.game.states import END_STATE_ID, State, StateType
+from framework.game.states import END_STATE_ID, State, StateMachine, StateType
 from framework.game.stats import Stat
 from framework.i18n import (
     MessageFormatError,
@@ -325,7 +325,7 @@ class Table:
                 (stat.id, pid, stored),
             )
 
-    def _stat_row(self, key: str, player_id: int | None) -> tuple[Any, Any]:
+    def _stat_row(self, key: str, player_id: int | None) -> tuple[Stat, dict[str, Any]]:
         stat = self._stat(key, player_id)
         if player_id is None:
             row = self.get_object_from_db(
@@ -593,9 +593,10 @@ class Table:
 
     def meta(self, key: str) -> str | None:
         """The table's ``arena_meta`` value for ``key`` (seed, game, release, bot kinds...)."""
-        return self.get_unique_value_from_db(
+        value = self.get_unique_value_from_db(
             "SELECT meta_value FROM arena_meta WHERE meta_key = %s", (key,)
         )
+        return None if value is None else str(value)
 
     def set_meta(self, key: str, value: str) -> None:
         """Write the table's ``arena_meta`` value for ``key``."""
@@ -763,7 +764,7 @@ class GameStateMachine:
         self._table = table
 
     @property
-    def _states(self):  # type: ignore[no-untyped-def]
+    def _states(self) -> StateMachine:
         return self._table.definition.states
 
     def state_id(self) -> int:
