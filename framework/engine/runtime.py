@@ -109,8 +109,8 @@ class Runtime:
                                  None] | None = None
         self.has_peers: Callable[[], bool] | None = None  # other processes hear on_commit
 
-
     def _clock(self) -> datetime:
+        """``now`` as it is at the call: the parts hold this, not ``now`` itself."""
         return self.now()
 
     @property
