@@ -8,7 +8,7 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from framework.engine.runtime import Runtime
+from framework.engine.runtime import Runtime, RuntimeHooks
 from framework.game.registry import GameDefinition, GameRegistry
 from framework.live.notify import Notifier
 from framework.platform.db import create_platform_engine, upgrade_platform
@@ -39,15 +39,16 @@ class Site:
     notifier: Notifier = field(init=False)
 
     def __post_init__(self) -> None:
-        self.runtime = Runtime(self.platform, self.store, self.registry)
-        self.runtime.game_loader = lambda info: load_release(self, info.game, info.release_version or "")
-
         def production(game: str) -> tuple[str, GameDefinition] | None:
             version = production_version(self, game)
             return None if version is None else (version, load_release(self, game, version))
 
-        self.runtime.production_release = production
-        self.runtime.before_action = before_action(self)
+        hooks = RuntimeHooks(
+            game_loader=lambda info: load_release(self, info.game, info.release_version or ""),
+            production_release=production,
+            before_action=before_action(self),
+        )
+        self.runtime = Runtime(self.platform, self.store, self.registry, hooks=hooks)
         # Commits of other processes wake this one's event streams (started by the first wait).
         self.notifier = Notifier(self.runtime, self.store, peers_dir=self.instance_path / ".peers")
         self.runtime.before_wait = self.notifier.ensure_running

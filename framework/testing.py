@@ -21,6 +21,7 @@ from framework.game.registry import GameRegistry, load_game_from_directory
 from framework.game.states import State
 from framework.game.table import Table
 from framework.site import Site
+from framework.storage.dialect import quote_identifier
 
 
 class TestTable:
@@ -107,11 +108,10 @@ class TestTable:
     def snapshot(self) -> dict[str, list[dict[str, Any]]]:
         """Every row of every live table (for "nothing changed" assertions)."""
         with self.runtime.read(self.id) as t:
-            db = t._db
+            db = t.context.db
             out = {}
             for name in self.runtime.live_tables(db):
-                q = f'"{name}"' if db.dialect != "mysql" else f"`{name}`"
-                out[name] = db.execute(f"SELECT * FROM {q}").rows
+                out[name] = db.execute(f"SELECT * FROM {quote_identifier(name, db.dialect)}").rows
             return out
 
     # --------------------------------------------------------------- studio

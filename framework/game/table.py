@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from framework.core.clock import to_datetime, utcnow
 from framework.core.errors import GameSystemError, NotYourTurnError, UserError
 from framework.game.feed import Packet, time_text
-from framework.game.states import END_STATE_ID, State, StateType
+from framework.game.states import END_STATE_ID, State, StateMachine, StateType
 from framework.game.stats import Stat
 from framework.i18n import (
     MessageFormatError,
@@ -93,6 +93,17 @@ class Table:
         self._globals: dict[int, int | None] | None = None
         self._players: dict[int, dict[str, Any]] | None = None
         self.gamestate = GameStateMachine(self)
+
+    # ----------------------------------------------------------------- for the runtime
+    @property
+    def context(self) -> ActionContext:
+        """The request this table serves (``framework.engine`` reads what it collected)."""
+        return self._ctx
+
+    def forget_cached_rows(self) -> None:
+        """Drop the request's caches of ``global`` and ``player`` (their rows were replaced
+        behind the table's back, e.g. by an undo restore)."""
+        self._globals = self._players = None
 
     # ----------------------------------------------------------------- hooks for games
     def setup_new_game(self, players: Mapping[int, Mapping[str, Any]], options: Mapping[int, int]) -> None:
@@ -314,7 +325,7 @@ class Table:
                 (stat.id, pid, stored),
             )
 
-    def _stat_row(self, key: str, player_id: int | None) -> tuple[Any, Any]:
+    def _stat_row(self, key: str, player_id: int | None) -> tuple[Stat, dict[str, Any]]:
         stat = self._stat(key, player_id)
         if player_id is None:
             row = self.get_object_from_db(
@@ -478,7 +489,7 @@ class Table:
         """The kind of bot playing ``player_id`` (None: a person)."""
         if not self._player_rows()[player_id]["player_ai"]:
             return None
-        return self._meta(f"bot:{player_id}") or "default"
+        return self.meta(f"bot:{player_id}") or "default"
 
     def is_zombie(self, player_id: int) -> bool:
         return bool(self._player_rows()[player_id]["player_zombie"])
@@ -532,12 +543,12 @@ class Table:
             remaining -= (now - started).total_seconds()
         return remaining
 
-    def _status(self) -> dict[str, Any]:
+    def stream_status(self) -> dict[str, Any]:
         """What the event stream adds after each batch: progression, and each player's score,
         score_aux and seconds left on the clock (one statement)."""
         return table_status(self._db, self._ctx.now())
 
-    def _update_clocks(self) -> None:
+    def update_clocks(self) -> None:
         """Run the clocks of active players, stop the others' (after every request)."""
         active = set(self.gamestate.get_active_player_list())
         if self._ctx.active_at_start is not None and active == self._ctx.active_at_start:
@@ -571,7 +582,7 @@ class Table:
         Never use the global ``random``: a table must replay identically from its seed.
         """
         if self._random is None:
-            seed = self._meta("seed") or "0"
+            seed = self.meta("seed") or "0"
             move = self._read_global(GLOBAL_MOVE) or 0
             self._random = random.Random(f"{seed}:{move}")
         return self._random
@@ -580,12 +591,15 @@ class Table:
         """A random integer in ``low..high`` inclusive (BGA's ``bga_rand``)."""
         return self.random.randint(low, high)
 
-    def _meta(self, key: str) -> str | None:
-        return self.get_unique_value_from_db(
+    def meta(self, key: str) -> str | None:
+        """The table's ``arena_meta`` value for ``key`` (seed, game, release, bot kinds...)."""
+        value = self.get_unique_value_from_db(
             "SELECT meta_value FROM arena_meta WHERE meta_key = %s", (key,)
         )
+        return None if value is None else str(value)
 
-    def _set_meta(self, key: str, value: str) -> None:
+    def set_meta(self, key: str, value: str) -> None:
+        """Write the table's ``arena_meta`` value for ``key``."""
         res = self.db_query("UPDATE arena_meta SET meta_value = %s WHERE meta_key = %s", (value, key))
         if res.rowcount == 0:
             self.db_query("INSERT INTO arena_meta (meta_key, meta_value) VALUES (%s, %s)", (key, value))
@@ -675,7 +689,8 @@ class Table:
     def is_player_active(self, player_id: int) -> bool:
         return player_id in self.gamestate.get_active_player_list()
 
-    def _state_args(self, state: State) -> dict[str, Any]:
+    def state_args(self, state: State) -> dict[str, Any]:
+        """The ``arg_*`` of ``state`` (private parts under ``_private``), checked to be a dict."""
         if not state.args:
             return {}
         result = getattr(self, state.args)()
@@ -749,7 +764,7 @@ class GameStateMachine:
         self._table = table
 
     @property
-    def _states(self):  # type: ignore[no-untyped-def]
+    def _states(self) -> StateMachine:
         return self._table.definition.states
 
     def state_id(self) -> int:

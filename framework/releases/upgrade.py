@@ -74,7 +74,7 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
                 f"after upgrade_table_db the schema is not release {to_version}'s: "
                 + "; ".join(problems[:8])
             )
-    table._set_meta("release", to_version)
+    table.set_meta("release", to_version)
     return changes
 
 

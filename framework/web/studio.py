@@ -15,7 +15,7 @@ from flask import Blueprint, abort, flash, g, jsonify, redirect, render_template
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from framework.core.errors import ArenaError, GameCodeError, GameOverError, NotFoundError, UserError
+from framework.core.errors import GameOverError, NotFoundError, UserError
 from framework.engine.runtime import Runtime
 from framework.game.table import ActionContext, Table
 from framework.platform.models import BugReport, GameTableRecord, TableSeat
@@ -29,26 +29,6 @@ bp = Blueprint("studio", __name__)
 
 MAX_ROWS_SHOWN = 500
 MAX_BUG_TEXT = 10_000
-
-
-def _run_studio_change(runtime: Runtime, table_id: int, player_id: int | None, label: str,
-                       change: Any) -> None:
-    """Apply ``change(table)`` then let the game move on (states, bots), in one transaction."""
-    info = runtime.table_info(table_id)
-    gdef = runtime.game_for(info)
-    try:
-        with runtime.store.connect(info.id) as db:
-            table = gdef.table_class(ActionContext(db=db, current_player_id=None, now=runtime.now))
-            change(table)
-            runtime._begin_move(table)
-            runtime._settle(table, gdef)
-    except ArenaError:
-        raise
-    except Exception as exc:
-        runtime.log_error(info.id, player_id, label, exc)
-        raise GameCodeError("The game hit an error and the change was cancelled; it is in the "
-                            "table's error log", "game_error") from exc
-    runtime._after_commit(info.id, runtime.is_over(info.id))
 
 
 def set_bot(runtime: Runtime, table_id: int, player_id: int, kind: str | None) -> None:
@@ -68,7 +48,7 @@ def set_bot(runtime: Runtime, table_id: int, player_id: int, kind: str | None) -
                                 player_id=player_id)
         table.db_query("UPDATE player SET player_ai = %s WHERE player_id = %s", (1 if kind else 0, player_id))
         if kind:
-            table._set_meta(f"bot:{player_id}", kind)
+            table.set_meta(f"bot:{player_id}", kind)
             table.notify_all_players("botSeat", "${player_name} is now played by a bot (${kind})",
                                      player_id=player_id, player_name=players[player_id]["player_name"],
                                      kind=kind, bot=1)
@@ -77,7 +57,7 @@ def set_bot(runtime: Runtime, table_id: int, player_id: int, kind: str | None) -
                                      player_id=player_id, player_name=players[player_id]["player_name"],
                                      bot=0)
 
-    _run_studio_change(runtime, table_id, None, "set_bot", change)
+    runtime.apply_change(table_id, change, "set_bot")
     with Session(runtime.platform) as s, s.begin():
         s.execute(update(TableSeat).where(TableSeat.table_id == table_id, TableSeat.player_id == player_id)
                   .values(is_bot=bool(kind)))
@@ -97,7 +77,7 @@ def jump_to_state(runtime: Runtime, table_id: int, state_id: int) -> None:
     def change(table: Table) -> None:
         table.gamestate.jump_to_state(state_id)
 
-    _run_studio_change(runtime, table_id, None, f"jump_to_state({state_id})", change)
+    runtime.apply_change(table_id, change, f"jump_to_state({state_id})")
     with Session(runtime.platform) as s, s.begin():
         rec = s.get(GameTableRecord, table_id)
         if rec is not None and state_id != 99 and rec.status == "finished":

@@ -203,3 +203,19 @@ def test_the_cycle_check_finds_a_cycle_hidden_in_a_function() -> None:
     assert cycles(imports) == [["framework.game.a", "framework.game.b"]]
     typing_only = [imports[0], Import("framework.game.b", "framework.game.a", 9, False, True)]
     assert cycles(typing_only) == []
+
+
+#: Past this many lines a module must be named, with the reason, in docs/architecture.md.
+MODULE_LINES_MAX = 600
+
+
+def test_every_module_over_600_lines_is_explained_in_the_architecture_doc() -> None:
+    doc = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    big = []
+    for folder in ("framework", "games", "bench"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            lines = path.read_text(encoding="utf-8").count("\n")
+            rel = path.relative_to(ROOT).as_posix()
+            if lines > MODULE_LINES_MAX and f"`{rel}`" not in doc:
+                big.append(f"{rel}: {lines} lines")
+    assert big == [], "modules over 600 lines that docs/architecture.md does not explain:\n" + "\n".join(big)

@@ -205,7 +205,7 @@ def test_lazy_upgrade_before_the_next_action(workspace: Workspace) -> None:
     site.runtime.act(tid, data["gamestate"]["active_player"], "draw", {})
     with site.runtime.read(tid) as t:
         assert t.get_stat("patience", data["gamestate"]["active_player"]) == 0
-        assert t._meta("release") == b
+        assert t.meta("release") == b
 
 
 def test_check_finds_removed_states_stats_and_changed_strings(workspace: Workspace) -> None:

@@ -11,6 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from framework.engine.runtime import Runtime, RuntimeHooks
 from framework.game.registry import GameRegistry
 from framework.web import create_app
 
@@ -72,8 +73,15 @@ def players(app: Flask, table_id: int) -> list[int]:
 
 def fake_production(app: Flask) -> None:
     """Production tables of the lab game run its current code as release 261129-1200
-    (the releases package is tested on its own)."""
-    rt = app.extensions["arena"].runtime
-    rt.production_release = lambda game: ("261129-1200", rt.registry.get(game))
-    rt.game_loader = lambda info: rt.registry.get(info.game)
-    rt.before_action = None
+    (the releases package is tested on its own): the site gets a runtime with those hooks,
+    wired to the same event streams."""
+    site = app.extensions["arena"]
+    registry = site.registry
+    hooks = RuntimeHooks(
+        game_loader=lambda info: registry.get(info.game),
+        production_release=lambda game: ("261129-1200", registry.get(game)),
+    )
+    old, site.runtime = site.runtime, Runtime(site.platform, site.store, registry, hooks=hooks)
+    site.runtime.before_wait, site.runtime.on_commit, site.runtime.has_peers = (
+        old.before_wait, old.on_commit, old.has_peers)
+    site.notifier.runtime = site.runtime

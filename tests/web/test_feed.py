@@ -183,8 +183,8 @@ def test_the_status_is_read_only_when_someone_takes_the_packets(
 
     rt = _runtime(app)
     reads: list[int] = []
-    status = Table._status
-    monkeypatch.setattr(Table, "_status", lambda self: reads.append(1) or status(self))
+    status = Table.stream_status
+    monkeypatch.setattr(Table, "stream_status", lambda self: reads.append(1) or status(self))
     monkeypatch.setattr(rt, "has_peers", lambda: False)
     rt.act(table_id, players[0], "pick", {"number": 1})  # no stream here, no other worker
     assert reads == []

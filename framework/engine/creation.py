@@ -1,0 +1,216 @@
+"""Creating a table: its registry row and seats, its database (the framework's tables, the
+game's dbmodel.sql, their copies), the players and the game's setup."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import secrets
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from importlib.resources import files
+from typing import Any
+
+from sqlalchemy import Engine, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from framework.core.errors import ArenaError, ConfigError, GameSystemError, UserError
+from framework.engine.copies import create_copies
+from framework.engine.directory import TableDirectory
+from framework.engine.settle import StateDriver
+from framework.game.registry import GameDefinition
+from framework.game.states import SETUP_STATE_ID
+from framework.game.table import (
+    GLOBAL_ACTIVE_PLAYER,
+    GLOBAL_MOVE,
+    GLOBAL_PROGRESSION,
+    GLOBAL_STATE,
+    ActionContext,
+    Table,
+)
+from framework.platform.models import GameTableRecord, Player, TableSeat
+from framework.storage.base import TableConnection
+from framework.storage.dialect import SQLError, translate_dbmodel
+
+log = logging.getLogger(__name__)
+
+
+def default_tables_sql() -> str:
+    """The framework's own tables (``global``, ``stats``, ``gamelog``, ``player``...), in
+    MySQL's dialect like a game's dbmodel.sql."""
+    return files("framework.storage").joinpath("default_tables.sql").read_text(encoding="utf-8")
+
+
+class TableFactory:
+    """Creates tables (``create_table``) and the platform's players they seat."""
+
+    def __init__(
+        self, platform: Engine, directory: TableDirectory, driver: StateDriver,
+        now: Callable[[], datetime],
+        production_release: Callable[[str], tuple[str, GameDefinition] | None] | None,
+        record_finish: Callable[[int], None],
+    ) -> None:
+        self.platform = platform
+        self.directory = directory
+        self.driver = driver
+        self.now = now
+        self.production_release = production_release
+        self.record_finish = record_finish
+
+    def ensure_player(self, name: str, is_test: bool = True) -> int:
+        """The platform player called ``name`` (created if new); their id."""
+        for attempt in (1, 2):
+            try:
+                with Session(self.platform) as s, s.begin():
+                    rec = s.scalar(select(Player).where(Player.name == name))
+                    if rec is None:
+                        rec = Player(name=name, is_test=is_test)
+                        s.add(rec)
+                        s.flush()
+                    return rec.id
+            except IntegrityError:
+                if attempt == 2:
+                    raise
+                # another request created the same player at the same moment: read it
+        raise AssertionError("unreachable")
+
+    def create_table(
+        self,
+        game: str,
+        players: int | Sequence[str] = 0,
+        options: Mapping[Any, Any] | None = None,
+        seed: str | int | None = None,
+        mode: str = "studio",
+        bots: Sequence[int] | Mapping[int, str] = (),
+        release_version: str | None = None,
+        definition: GameDefinition | None = None,
+    ) -> int:
+        """``Runtime.create_table``."""
+        registry = self.directory.registry
+        if mode not in ("studio", "production"):
+            raise UserError("A table is 'studio' or 'production', not ${mode}", "bad_mode", mode=mode)
+        if mode == "production" and definition is None:
+            registry.get(game)  # an unknown game is reported as such
+            found = self.production_release(game) if self.production_release else None
+            if found is None:
+                raise UserError(
+                    "No release of ${game} is in production: build and deploy one first",
+                    "no_release", game=game,
+                )
+            release_version, definition = found
+        gdef = definition or registry.get(game)
+        names = [f"player{i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
+        gdef.check_player_count(len(names))
+        if len(set(names)) != len(names):
+            raise UserError("A player cannot take two seats", "duplicate_player")
+        bot_kinds = dict(bots) if isinstance(bots, Mapping) else {seat: "default" for seat in bots}
+        for seat in bot_kinds:
+            if not isinstance(seat, int) or not 0 <= seat < len(names):
+                raise UserError("There is no seat ${seat} for a bot", "bad_seat", seat=seat)
+        chosen = gdef.options.resolve(options or {})
+        seed_text = str(seed) if seed is not None else secrets.token_hex(8)
+        player_ids = [self.ensure_player(n, is_test=(mode == "studio")) for n in names]
+        with Session(self.platform) as s, s.begin():
+            rec = GameTableRecord(
+                game=gdef.name, mode=mode, status="setup", seed=seed_text,
+                options={str(k): v for k, v in chosen.items()}, release_version=release_version,
+                progression=0, blocked=False,
+            )
+            s.add(rec)
+            s.flush()
+            table_id = rec.id
+            for no, pid in enumerate(player_ids):
+                s.add(TableSeat(table_id=table_id, player_id=pid, player_no=no + 1, is_bot=no in bots))
+        try:
+            with self.directory.store.create(table_id) as db:
+                create_schema(gdef, db)
+                table = gdef.table_class(ActionContext(db=db, now=self.now))
+                _setup(table, gdef, names, player_ids, chosen, seed_text, bot_kinds, release_version)
+                self.driver.settle(table, gdef)
+        except BaseException as exc:
+            with Session(self.platform) as s, s.begin():
+                s.query(TableSeat).filter_by(table_id=table_id).delete()
+                s.query(GameTableRecord).filter_by(id=table_id).delete()
+            if isinstance(exc, ArenaError):
+                raise
+            if isinstance(exc, Exception):
+                tb = traceback.format_exc()
+                log.error("setup of %s failed:\n%s", gdef.name, tb)
+                raise GameSystemError(f"setup of {gdef.name} failed: {exc!r}") from exc
+            raise
+        with Session(self.platform) as s, s.begin():
+            rec2 = s.get(GameTableRecord, table_id)
+            assert rec2 is not None
+            rec2.status = "finished" if table.gamestate.is_game_over() else "playing"
+        if table.gamestate.is_game_over():
+            self.record_finish(table_id)
+        return table_id
+
+
+def create_schema(gdef: GameDefinition, db: TableConnection) -> None:
+    """The framework's tables, the game's dbmodel.sql, then every copy.
+
+    Raises:
+        ConfigError: dbmodel.sql does not translate, or the database refuses a statement.
+    """
+    for sql in _translated(default_tables_sql(), db.dialect, "default_tables.sql", frozenset()):
+        db.execute(sql)
+    if gdef.dbmodel.strip():
+        try:
+            statements = _translated(gdef.dbmodel, db.dialect, f"games/{gdef.name}/dbmodel.sql", None)
+        except SQLError as exc:
+            raise ConfigError(f"game {gdef.name!r}: {exc}") from exc
+        for sql in statements:
+            try:
+                db.execute(sql)
+            except Exception as exc:
+                raise ConfigError(
+                    f"game {gdef.name!r}: games/{gdef.name}/dbmodel.sql: the database refused "
+                    f"{sql.splitlines()[0][:120]!r}: {exc}"
+                ) from exc
+    create_copies(db)
+
+
+def _setup(
+    table: Table, gdef: GameDefinition, names: list[str], player_ids: list[int],
+    options: Mapping[int, int], seed: str, bots: Mapping[int, str], release: str | None,
+) -> None:
+    """The players' rows, the framework's globals and meta, the game's ``setup_new_game``,
+    then the setup state's transition."""
+    colors = gdef.info.player_colors
+    for no, (pid, name) in enumerate(zip(player_ids, names, strict=True)):
+        table.db_query(
+            "INSERT INTO player (player_id, player_no, player_name, player_color, player_ai, "
+            "player_remaining_reflexion_time) VALUES (%s, %s, %s, %s, %s, %s)",
+            (pid, no + 1, name, colors[no % len(colors)], 1 if no in bots else 0,
+             gdef.info.reflexion_time_s),
+        )
+    for gid in (GLOBAL_STATE, GLOBAL_ACTIVE_PLAYER, GLOBAL_MOVE, GLOBAL_PROGRESSION):
+        table.db_query("INSERT INTO global (global_id, global_value) VALUES (%s, %s)",
+                       (gid, SETUP_STATE_ID if gid == GLOBAL_STATE else 0))
+    for oid, value in options.items():
+        table.db_query("INSERT INTO global (global_id, global_value) VALUES (%s, %s)", (oid, value))
+    table.set_meta("seed", seed)
+    table.set_meta("game", gdef.name)
+    for seat, kind in bots.items():
+        table.set_meta(f"bot:{player_ids[seat]}", str(kind))
+    if release:
+        table.set_meta("release", release)
+    table.gamestate.change_active_player(player_ids[0])
+    infos = table.load_players_basic_infos()
+    table.setup_new_game(infos, dict(options))
+    table.context.entered_states.clear()
+    setup = gdef.states[SETUP_STATE_ID]
+    target = setup.transitions.get("", next(iter(setup.transitions.values())))
+    table.gamestate.jump_to_state(target)
+
+
+@functools.lru_cache(maxsize=64)
+def _translated(text: str, dialect: str, filename: str, reserved: frozenset[str] | None) -> tuple[str, ...]:
+    """A dbmodel's statements for ``dialect``, translated once per process (sqlglot costs
+    tens of milliseconds for a whole file; every new table needs them)."""
+    if reserved is None:
+        return tuple(translate_dbmodel(text, dialect, filename))  # type: ignore[arg-type]
+    return tuple(translate_dbmodel(text, dialect, filename, reserved=reserved))  # type: ignore[arg-type]

@@ -1,0 +1,96 @@
+"""Which table is which: the registry rows the runtime keeps per process, the game code a
+table runs, and whether a game is blocked."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session
+
+from framework.core.errors import NotFoundError
+from framework.game.registry import GameDefinition, GameRegistry
+from framework.platform.models import GameRecord, GameTableRecord
+from framework.storage.base import TableStore
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """What the runtime keeps of a table's registry row (never changes during play)."""
+
+    id: int
+    game: str
+    mode: str
+    release_version: str | None
+
+
+class TableDirectory:
+    """Table registry rows (cached: game, mode and release never change during play) and the
+    ``GameDefinition`` each table runs."""
+
+    def __init__(
+        self, platform: Engine, store: TableStore, registry: GameRegistry,
+        game_loader: Callable[[TableInfo], GameDefinition] | None,
+    ) -> None:
+        self.platform = platform
+        self.store = store
+        self.registry = registry
+        self.game_loader = game_loader
+        self._tables: dict[int, TableInfo] = {}
+        self._blocked: dict[str, tuple[float, bool]] = {}
+
+    def table_info(self, table_id: int) -> TableInfo:
+        """Raises:
+            NotFoundError: no such table (or an id no database column can hold).
+        """
+        info = self._tables.get(table_id)
+        if info is not None:
+            return info
+        with Session(self.platform) as s:
+            # An id no database column can hold (the URL's int converter takes any size) is
+            # simply no table.
+            valid = _is_int(table_id) and 0 < int(table_id) < 2**62
+            rec = s.get(GameTableRecord, int(table_id)) if valid else None
+            if rec is None or not self.store.exists(rec.id):
+                raise NotFoundError("There is no table ${table_id}", "unknown_table", table_id=str(table_id))
+            info = TableInfo(rec.id, rec.game, rec.mode, rec.release_version)
+        self._tables[info.id] = info
+        return info
+
+    def forget_table(self, table_id: int) -> None:
+        self._tables.pop(table_id, None)
+
+    def game_for(self, info: TableInfo) -> GameDefinition:
+        """Production tables run their release's stored code (``game_loader``), studio tables
+        the registry's."""
+        if info.mode == "production" and self.game_loader is not None:
+            return self.game_loader(info)
+        return self.registry.get(info.game)
+
+    def is_blocked(self, game: str, max_age: float = 1.0) -> bool:
+        cached = self._blocked.get(game)
+        now = time.monotonic()
+        if cached is not None and now - cached[0] < max_age:
+            return cached[1]
+        with Session(self.platform) as s:
+            rec = s.get(GameRecord, game)
+            blocked = bool(rec and rec.blocked)
+        self._blocked[game] = (now, blocked)
+        return blocked
+
+    def forget_blocked(self, game: str | None = None) -> None:
+        if game is None:
+            self._blocked.clear()
+        else:
+            self._blocked.pop(game, None)
+
+
+def _is_int(value: Any) -> bool:
+    try:
+        int(value)
+        return not isinstance(value, bool)
+    except (TypeError, ValueError):
+        return False

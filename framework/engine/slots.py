@@ -1,0 +1,78 @@
+"""Studio save slots: the whole table copied to slot 1..3 and back."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session
+
+from framework.core.errors import UserError
+from framework.engine.copies import copy_tables
+from framework.engine.directory import TableDirectory
+from framework.platform.models import GameTableRecord
+from framework.storage.base import SLOT_PREFIXES
+from framework.storage.dialect import quote_identifier
+
+
+class SaveSlots:
+    """Save and load slots; ``changed`` is told of each load (the table's streams reload)."""
+
+    def __init__(self, platform: Engine, directory: TableDirectory, now: Callable[[], datetime],
+                 changed: Callable[[int], None]) -> None:
+        self.platform = platform
+        self.directory = directory
+        self.now = now
+        self.changed = changed
+
+    def save_slot(self, table_id: int, slot: int) -> None:
+        """Studio: save the whole table to slot 1..3."""
+        prefix = slot_prefix(slot)
+        with self.directory.store.connect(self.directory.table_info(table_id).id) as db:
+            copy_tables(db, prefix, to_copy=True)
+            db.execute(translate_meta_upsert(db.dialect), (f"slot{slot}", self.now().isoformat()))
+
+    def load_slot(self, table_id: int, slot: int) -> None:
+        """Studio: put the table back as it was saved in slot 1..3.
+
+        Raises:
+            UserError: no slot of that number, or nothing saved in it.
+        """
+        prefix = slot_prefix(slot)
+        info = self.directory.table_info(table_id)
+        with self.directory.store.connect(info.id) as db:
+            saved = db.execute(
+                "SELECT COUNT(*) AS n FROM " + quote_identifier(prefix + "player", db.dialect)
+            ).rows[0]["n"]
+            if not saved:
+                raise UserError("Slot ${slot} is empty", "empty_slot", slot=slot)
+            copy_tables(db, prefix, to_copy=False)
+        with Session(self.platform) as s, s.begin():
+            rec = s.get(GameTableRecord, info.id)
+            if rec is not None and rec.status == "finished":
+                rec.status = "playing"
+                rec.finished_at = None
+        self.changed(info.id)
+
+
+def slot_prefix(slot: int) -> str:
+    """The table prefix of save slot 1..3.
+
+    Raises:
+        UserError: no slot of that number.
+    """
+    if slot not in SLOT_PREFIXES:
+        raise UserError("Save slots are 1, 2 and 3, not ${slot}", "bad_slot", slot=slot)
+    return SLOT_PREFIXES[slot]
+
+
+def translate_meta_upsert(dialect: str) -> str:
+    """Write one ``arena_meta`` row (key, value) whether it exists or not, in the backend's
+    own dialect."""
+    if dialect == "sqlite":
+        return "INSERT OR REPLACE INTO arena_meta (meta_key, meta_value) VALUES (?, ?)"
+    if dialect == "postgresql":
+        return ("INSERT INTO arena_meta (meta_key, meta_value) VALUES (%s, %s) "
+                "ON CONFLICT (meta_key) DO UPDATE SET meta_value = excluded.meta_value")
+    return "REPLACE INTO arena_meta (meta_key, meta_value) VALUES (%s, %s)"
