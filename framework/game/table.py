@@ -27,7 +27,7 @@ from framework.i18n import (
     with_plural_args,
 )
 from framework.storage.base import Result, TableConnection
-from framework.storage.dialect import translate_query, translate_statements
+from framework.storage.sql.translate import translate_query, translate_statements
 
 if TYPE_CHECKING:
     from framework.game.registry import GameDefinition
