@@ -23,6 +23,7 @@ from psycopg.adapt import Loader
 from framework.core.errors import StorageUnavailableError
 from framework.storage.base import Result, Target
 from framework.storage.pool import ConnectionPool, lock_namespace
+from framework.storage.sql.names import quote_identifier
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +40,8 @@ class _NumericLoader(Loader):
 
 
 def quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
+    """A schema, table or column name spelled as the catalog has it."""
+    return quote_identifier(name, "postgresql", keep_case=True)
 
 
 def unavailable(exc: BaseException) -> StorageUnavailableError:

@@ -7,11 +7,18 @@ import hashlib
 from framework.storage.sql.errors import Target, check_target
 
 
-def quote_identifier(name: str, target: Target) -> str:
-    """Quote a table, column or index name for ``target`` (lower-cased on PostgreSQL).
+def quote_identifier(name: str, target: Target, *, keep_case: bool = False) -> str:
+    """Quote a table, column or index name for ``target``: the one way Arena quotes names.
+
+    Backticks on SQLite (a double-quoted name matching no column would silently be a string)
+    and MariaDB; double quotes on PostgreSQL, where the name is lower-cased as the translated
+    DDL and queries have it (MySQL names are case-insensitive), unless ``keep_case`` (a name
+    the framework chose with its exact spelling, such as a schema).
 
     >>> quote_identifier("cardInPlay", "postgresql")
     '"cardinplay"'
+    >>> quote_identifier("Site_t1", "postgresql", keep_case=True)
+    '"Site_t1"'
     >>> quote_identifier("order", "sqlite")
     '`order`'
 
@@ -22,7 +29,7 @@ def quote_identifier(name: str, target: Target) -> str:
     if not name or "\x00" in name:
         raise ValueError(f"invalid SQL identifier {name!r}")
     if target == "postgresql":
-        return '"' + name.lower().replace('"', '""') + '"'
+        return '"' + (name if keep_case else name.lower()).replace('"', '""') + '"'
     return "`" + name.replace("`", "``") + "`"
 
 
