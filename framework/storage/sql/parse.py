@@ -7,10 +7,9 @@ import re
 from dataclasses import dataclass
 
 import sqlglot
-from sqlglot import exp
+from sqlglot import Token, TokenType, exp
 from sqlglot.dialects.sqlite import SQLite
 from sqlglot.errors import ParseError, TokenError
-from sqlglot.tokens import Token, TokenType
 
 from framework.storage.sql.errors import SQLError
 from framework.storage.sql.split import end_of_quoted
