@@ -6,10 +6,8 @@ nothing survives in memory between requests.
 
 from __future__ import annotations
 
-import functools
 import json
 import random
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -27,7 +25,8 @@ from framework.i18n import (
     with_plural_args,
 )
 from framework.storage.base import Result, TableConnection
-from framework.storage.dialect import translate_query, translate_statements
+from framework.storage.sql.translate import translate_query, translate_statements
+from framework.storage.sql.writes import analyse_writes
 
 if TYPE_CHECKING:
     from framework.game.registry import GameDefinition
@@ -129,14 +128,13 @@ class Table:
     # ----------------------------------------------------------------- SQL helpers
     def db_query(self, sql: str, params: Sequence[Any] = ()) -> Result:
         """Run one statement written in MySQL's dialect (``%s`` for parameters)."""
-        effects = _write_effects(sql)
-        if effects:
-            drops_globals, drops_players, is_ddl = effects
-            if drops_globals:
+        writes = analyse_writes(sql)
+        if writes is not None:
+            if writes.may_change("global"):
                 self._globals = None
-            if drops_players:
+            if writes.may_change("player", _CACHED_PLAYER_COLUMNS):
                 self._players = None
-            if is_ddl:
+            if writes.is_ddl:
                 # DDL can take several statements on the target (SQLite: one ADD each).
                 result = Result([], 0, None)
                 for statement in translate_statements(sql, self._db.dialect):
@@ -705,35 +703,6 @@ class Table:
 _CACHED_PLAYER_COLUMNS = (
     "player_id", "player_name", "player_color", "player_no", "player_zombie",
     "player_eliminated", "player_ai", "player_is_multiactive",
-)
-
-
-@functools.lru_cache(maxsize=4096)
-def _write_effects(sql: str) -> tuple[bool, bool, bool] | None:
-    """What a game statement can change among the request's caches: ``(globals, player
-    rows, is DDL)``; None for a SELECT. An UPDATE that sets only columns the player cache
-    does not hold (scores, a game's own columns) keeps it."""
-    head = sql.lstrip()[:6].upper()
-    if head == "SELECT":
-        return None
-    lowered = sql.lower()
-    drops_globals = "global" in lowered
-    drops_players = "player" in lowered
-    target = _ROW_WRITE_TARGET.match(lowered)
-    if target is not None:
-        # INSERT, REPLACE or DELETE of one table's rows: only that table changes.
-        drops_globals = target.group(1) == "global"
-        drops_players = target.group(1) == "player"
-    elif drops_players and head == "UPDATE":
-        assignments = re.split(r"\bset\b", lowered, maxsplit=1)
-        if len(assignments) == 2:
-            set_part = re.split(r"\bwhere\b", assignments[1], maxsplit=1)[0]
-            drops_players = any(column in set_part for column in _CACHED_PLAYER_COLUMNS)
-    return (drops_globals, drops_players, head in ("CREATE", "ALTER ", "DROP T", "DROP I"))
-
-
-_ROW_WRITE_TARGET = re.compile(
-    r"\s*(?:(?:insert|replace)(?:\s+ignore)?\s+into|delete\s+from)\s+`?(\w+)`?\s*(?:[(]|values|select|where|$)"
 )
 
 

@@ -25,7 +25,7 @@ from framework.platform.models import GameRecord, ReleaseRecord
 from framework.releases import schema as schema_mod
 from framework.releases.context import ReleaseContext
 from framework.storage.base import TableStore
-from framework.storage.dialect import translate_dbmodel
+from framework.storage.sql.translate import translate_dbmodel
 from framework.storage.sqlite import SQLiteStore
 
 log = logging.getLogger(__name__)

@@ -29,6 +29,7 @@ from framework.releases.context import ReleaseContext, ScratchContext
 from framework.releases.migrate import sync_copies
 from framework.releases.upgrade import apply_upgrade, production_version
 from framework.storage.base import TableConnection
+from framework.storage.sql.names import quote_identifier
 
 ERROR, BREAKING, WARNING, INFO = "error", "breaking", "warning", "info"
 REAL_TABLES_REHEARSED = 5
@@ -142,9 +143,8 @@ def _states(site: ReleaseContext, game: str, prod: dict[str, Any], cand: dict[st
     for table_id, _ in live_tables(site, game):
         try:
             with site.store.connect(table_id, write=False) as db:
-                rows = db.execute("SELECT global_value FROM `global` WHERE global_id = 1"
-                                  if db.dialect != "postgresql" else
-                                  'SELECT global_value FROM "global" WHERE global_id = 1').rows
+                rows = db.execute(f"SELECT global_value FROM {quote_identifier('global', db.dialect)} "
+                                  "WHERE global_id = 1").rows
         except (FileNotFoundError, sqlite3.Error):
             continue
         if rows and int(rows[0]["global_value"]) not in new:

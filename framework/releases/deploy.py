@@ -17,6 +17,7 @@ from framework.releases.builds import release_manifest
 from framework.releases.check import CheckReport, check
 from framework.releases.context import ReleaseContext
 from framework.releases.upgrade import upgrade_all
+from framework.storage.sql.translate import translate_query
 
 STATUSES = ("alpha", "beta", "gold")
 
@@ -125,9 +126,8 @@ def rollback(site: ReleaseContext, game: str) -> dict[str, Any]:
                                action="rollback", forced=False, findings=[]))
     for table_id in upgraded:
         with site.store.connect(table_id) as db:
-            q = "`" if db.dialect != "postgresql" else '"'
-            db.execute(f"UPDATE {q}arena_meta{q} SET meta_value = {'?' if db.dialect == 'sqlite' else '%s'} "
-                       "WHERE meta_key = 'release'", (previous,))
+            db.execute(translate_query("UPDATE arena_meta SET meta_value = %s WHERE meta_key = 'release'",
+                                       db.dialect), (previous,))
         site.runtime.forget_table(table_id)
     return {"game": game, "version": previous, "previous": current, "tables_moved_back": upgraded}
 

@@ -15,6 +15,7 @@ from sqlalchemy.pool import StaticPool
 from framework.releases.owned import OwnedTransaction, owned_engine_options
 from framework.releases.schema import definition, remember
 from framework.storage.base import COPY_PREFIXES, TableConnection
+from framework.storage.sql.names import quote_identifier
 
 _URLS = {"sqlite": "sqlite://", "postgresql": "postgresql+psycopg://", "mysql": "mysql+pymysql://"}
 # SQLite schema definitions whose copies were found in step with the live tables (bounded).
@@ -153,9 +154,8 @@ class TableMigrator:
     def add_column(self, table: str, column: sa.Column[Any]) -> None:
         # Plain DDL compiled by SQLAlchemy: Alembic's machinery is not needed to add a column.
         spec = str(sa.schema.CreateColumn(column).compile(dialect=sql_dialect(self.db.dialect)))
-        q = '"' if self.db.dialect == "postgresql" else "`"
         for name in self._targets(table):
-            self.db.execute(f"ALTER TABLE {q}{name}{q} ADD COLUMN {spec}")
+            self.db.execute(f"ALTER TABLE {quote_identifier(name, self.db.dialect)} ADD COLUMN {spec}")
         self.changed.append(f"add column {table}.{column.name}")
 
     def drop_column(self, table: str, column: str) -> None:
@@ -216,7 +216,9 @@ def sync_copies(db: TableConnection, known_definition: Hashable | None = None) -
 
 
 def _sync_copies(db: TableConnection) -> list[str]:
-    q = "`" if db.dialect in ("sqlite", "mysql") else '"'
+    def q(name: str) -> str:  # names read from the catalog: spelled exactly
+        return quote_identifier(name, db.dialect, keep_case=True)
+
     all_columns = getattr(db, "all_columns", None)
     columns: dict[str, list[str]] = (
         all_columns() if all_columns else {t: db.column_names(t) for t in db.table_names()}
@@ -239,18 +241,18 @@ def _sync_copies(db: TableConnection) -> list[str]:
             tmp = f"zz_tmp_{copy}"[:60]
             db.copy_structure(table, tmp)
             if common:
-                col_list = ", ".join(f"{q}{c}{q}" for c in common)
-                db.execute(f"INSERT INTO {q}{tmp}{q} ({col_list}) SELECT {col_list} FROM {q}{copy}{q}")
+                col_list = ", ".join(q(c) for c in common)
+                db.execute(f"INSERT INTO {q(tmp)} ({col_list}) SELECT {col_list} FROM {q(copy)}")
             for column, default in _defaults(db, table).items():
                 if column not in copy_cols and default is not None:
-                    db.execute(f"UPDATE {q}{tmp}{q} SET {q}{column}{q} = {default}")
-            db.execute(f"DROP TABLE {q}{copy}{q}")
-            db.execute(f"ALTER TABLE {q}{tmp}{q} RENAME TO {q}{copy}{q}")
+                    db.execute(f"UPDATE {q(tmp)} SET {q(column)} = {default}")
+            db.execute(f"DROP TABLE {q(copy)}")
+            db.execute(f"ALTER TABLE {q(tmp)} RENAME TO {q(copy)}")
             changed.append(f"rebuilt {copy}")
     for name in names:
         for prefix in COPY_PREFIXES:
             if name.startswith(prefix) and name[len(prefix):] not in live:
-                db.execute(f"DROP TABLE {q}{name}{q}")
+                db.execute(f"DROP TABLE {q(name)}")
                 changed.append(f"dropped {name}")
     return changed
 
@@ -259,4 +261,5 @@ def _defaults(db: TableConnection, table: str) -> dict[str, str | None]:
     """Column -> default expression of a live table (SQLite: as declared)."""
     if db.dialect != "sqlite":
         return {}
-    return {r["name"]: r["dflt_value"] for r in db.execute(f"PRAGMA table_info(`{table}`)").rows}
+    rows = db.execute(f"PRAGMA table_info({quote_identifier(table, 'sqlite')})").rows
+    return {r["name"]: r["dflt_value"] for r in rows}

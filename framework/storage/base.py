@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
-Target = Literal["sqlite", "postgresql", "mysql"]
+from framework.storage.sql.errors import Target as Target  # the backends import it from here
 
 COPY_PREFIXES = ("zz_replay1_", "zz_replay2_", "zz_replay3_", "zz_savepoint_")
 SLOT_PREFIXES = {1: "zz_replay1_", 2: "zz_replay2_", 3: "zz_replay3_"}

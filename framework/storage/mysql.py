@@ -23,6 +23,7 @@ from pymysql.constants import CLIENT, FIELD_TYPE
 from framework.core.errors import StorageUnavailableError
 from framework.storage.base import Result, Target
 from framework.storage.pool import ConnectionPool
+from framework.storage.sql.names import quote_identifier
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,7 @@ CONVERSIONS[FIELD_TYPE.DECIMAL] = _decimal
 
 
 def quote(name: str) -> str:
-    return "`" + name.replace("`", "``") + "`"
+    return quote_identifier(name, "mysql")
 
 
 def _unavailable(exc: BaseException, code: str = "storage_unavailable") -> StorageUnavailableError:

@@ -1,4 +1,5 @@
-"""A small bounded pool of DB-API connections for the server backends (one per process)."""
+"""A small bounded pool of DB-API connections (MariaDB's, one per process; PostgreSQL uses
+``psycopg_pool``), and helpers the server backends share."""
 
 from __future__ import annotations
 

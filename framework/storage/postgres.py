@@ -1,4 +1,5 @@
-"""PostgreSQL backend: one schema ``t<id>`` per game table, pooled connections per process.
+"""PostgreSQL backend: one schema ``t<id>`` per game table, connections from a ``psycopg_pool``
+per process.
 
 An action's transaction starts with ``BEGIN; SET LOCAL search_path TO "t<id>"; SELECT
 pg_advisory_xact_lock(<site>, <id>)`` in one round trip: the advisory lock serialises the
@@ -12,6 +13,7 @@ import logging
 import os
 import re
 import socket
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from decimal import Decimal
@@ -19,10 +21,12 @@ from typing import Any
 
 import psycopg
 from psycopg.adapt import Loader
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from framework.core.errors import StorageUnavailableError
 from framework.storage.base import Result, Target
-from framework.storage.pool import ConnectionPool, lock_namespace
+from framework.storage.pool import lock_namespace
+from framework.storage.sql.names import quote_identifier
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +43,8 @@ class _NumericLoader(Loader):
 
 
 def quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
+    """A schema, table or column name spelled as the catalog has it."""
+    return quote_identifier(name, "postgresql", keep_case=True)
 
 
 def unavailable(exc: BaseException) -> StorageUnavailableError:
@@ -62,7 +67,6 @@ class PostgresTableConnection:
         self.raw = raw
         self.table_id = 0
         self.schema = ""
-        self.namespace: str | None = None
         self.broken = False
         self._cur = raw.cursor()
 
@@ -204,6 +208,12 @@ class PostgresTableConnection:
         self.raw.close()
 
 
+def _configure(raw: psycopg.Connection[Any]) -> None:
+    """Every new connection: NUMERIC as int or float, times in UTC."""
+    raw.adapters.register_loader("numeric", _NumericLoader)
+    raw.execute("SET TIME ZONE 'UTC'")
+
+
 def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
@@ -226,25 +236,71 @@ class PostgresStore:
         self.lock_space = lock_namespace(f"{dbname}/{prefix}")
         # schema -> table -> its identity column (for lastrowid), forgotten after DDL.
         self.identities: dict[str, dict[str, str | None]] = {}
-        self.pool: ConnectionPool[PostgresTableConnection] = ConnectionPool(
-            self._connect, lambda c: c.close(), size=pool_size)
+        self.pool_size = pool_size
+        self._pool: ConnectionPool[psycopg.Connection[Any]] | None = None
+        self._pool_pid = 0
+        self._pool_lock = threading.Lock()
+        self._inherited: list[ConnectionPool[psycopg.Connection[Any]]] = []
 
     def schema(self, table_id: int) -> str:
         return f"{self.prefix}t{int(table_id)}"
 
-    def _connect(self) -> PostgresTableConnection:
-        raw = psycopg.connect(self.conninfo, autocommit=True, prepare_threshold=None,
-                              connect_timeout=10)
-        raw.adapters.register_loader("numeric", _NumericLoader)
-        raw.execute("SET TIME ZONE 'UTC'")
-        return PostgresTableConnection(self, raw)
+    def _process_pool(self) -> ConnectionPool[psycopg.Connection[Any]]:
+        """This process's pool, opened on first use: a forked worker opens its own and never
+        touches its parent's (whose sockets it shares; psycopg closes none of them in a child)."""
+        pool = self._pool
+        if pool is not None and self._pool_pid == os.getpid():
+            return pool
+        with self._pool_lock:
+            if self._pool is None or self._pool_pid != os.getpid():
+                if self._pool is not None:
+                    self._inherited.append(self._pool)  # kept: never closed nor collected here
+                self._pool = ConnectionPool(
+                    self.conninfo, min_size=0, max_size=self.pool_size, open=True,
+                    kwargs={"autocommit": True, "prepare_threshold": None, "connect_timeout": 10},
+                    configure=_configure, timeout=self.lock_wait_s,
+                    name=f"arena-{self.prefix or 'site'}",
+                )
+                self._pool_pid = os.getpid()
+            return self._pool
+
+    @contextmanager
+    def _checkout(self) -> Iterator[PostgresTableConnection]:
+        """A connection for the block. One that failed (``broken``) is closed, so the pool
+        drops it; one returned inside a transaction is rolled back by the pool.
+
+        Raises:
+            StorageUnavailableError: no connection within ``lock_wait_s`` seconds (every one
+                busy, or the server cannot be reached).
+        """
+        pool = self._process_pool()
+        errors = pool.get_stats().get("connections_errors", 0)
+        try:
+            raw = pool.getconn()
+        except PoolTimeout as exc:
+            if pool.get_stats().get("connections_errors", 0) > errors:
+                raise unavailable(exc) from exc
+            raise StorageUnavailableError(
+                "The server is too busy to take your move; it was not applied. Try again.",
+                "storage_busy",
+            ) from exc
+        conn = PostgresTableConnection(self, raw)
+        try:
+            yield conn
+        finally:
+            if conn.broken and not raw.closed:
+                try:
+                    raw.close()
+                except psycopg.Error as exc:  # a dead socket may refuse to close cleanly
+                    log.debug("closing a broken connection: %s", exc)
+            pool.putconn(raw)
 
     def forget_identities(self, schema: str) -> None:
         self.identities.pop(schema, None)
 
     def _admin(self, sql: str, params: Sequence[Any] | None = None) -> list[tuple[Any, ...]]:
         """One statement in its own transaction (schemas are created and dropped one by one)."""
-        with self.pool.checkout() as conn:
+        with self._checkout() as conn:
             cur = conn._run(sql, params)
             return cur.fetchall() if cur.description is not None else []
 
@@ -254,9 +310,8 @@ class PostgresStore:
     @contextmanager
     def connect(self, table_id: int, write: bool = True) -> Iterator[PostgresTableConnection]:
         schema = self.schema(table_id)
-        with self.pool.checkout(schema) as conn:
+        with self._checkout() as conn:
             conn.begin(table_id, schema, write)
-            conn.namespace = schema
             try:
                 yield conn
             except BaseException:
@@ -289,9 +344,8 @@ class PostgresStore:
         """The table itself, in a write transaction that is always rolled back (DDL is
         transactional): for upgrade rehearsals. Holds the table's lock meanwhile."""
         schema = self.schema(table_id)
-        with self.pool.checkout(schema) as conn:
+        with self._checkout() as conn:
             conn.begin(table_id, schema, True)
-            conn.namespace = schema
             try:
                 yield conn
             finally:
@@ -357,4 +411,7 @@ class PostgresStore:
             self.drop(table_id)
 
     def close(self) -> None:
-        self.pool.close()
+        with self._pool_lock:
+            pool, self._pool = self._pool, None
+        if pool is not None and self._pool_pid == os.getpid():
+            pool.close()

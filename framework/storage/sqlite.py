@@ -14,6 +14,7 @@ from typing import Any
 
 from framework.core.errors import StorageUnavailableError
 from framework.storage.base import Result, Target
+from framework.storage.sql.names import quote_identifier
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +90,7 @@ class SQLiteTableConnection:
         return [r[0] for r in cur.fetchall()]
 
     def column_names(self, table: str) -> list[str]:
-        cur = self.raw.execute(f'PRAGMA table_info("{table}")')
+        cur = self.raw.execute(f"PRAGMA table_info({quote_identifier(table, 'sqlite')})")
         return [r[1] for r in cur.fetchall()]
 
     def all_columns(self) -> dict[str, list[str]]:
@@ -104,7 +105,8 @@ class SQLiteTableConnection:
         return out
 
     def copy_structure(self, source: str, target: str) -> None:
-        self.raw.execute(f'CREATE TABLE "{target}" AS SELECT * FROM "{source}" WHERE 0')
+        self.raw.execute(f"CREATE TABLE {quote_identifier(target, 'sqlite')} AS SELECT * "
+                         f"FROM {quote_identifier(source, 'sqlite')} WHERE 0")
 
     def dbapi_connection(self) -> Any:
         return self.raw

@@ -9,7 +9,7 @@ import pytest
 
 from framework.core.errors import GameSystemError
 from framework.game.deck import Deck
-from framework.storage.dialect import translate_dbmodel
+from framework.storage.sql.translate import translate_dbmodel
 from framework.testing import GameHarness, TestTable
 
 pytestmark = pytest.mark.all_backends  # SQLite always; PostgreSQL and MariaDB when configured

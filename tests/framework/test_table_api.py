@@ -107,6 +107,19 @@ def test_game_sql_keeps_the_request_caches_true(lab_table: TestTable) -> None:
         t.db_query("DELETE FROM pick")
 
 
+def test_game_sql_drops_the_caches_the_regex_analyser_kept(lab_table: TestTable) -> None:
+    """A SET with a subquery, and DDL spelt over two lines (one ADD per statement on SQLite)."""
+    a = lab_table.players[0]
+    with lab_table.with_table() as t:
+        assert not t.is_zombie(a)
+        t.db_query("UPDATE player SET player_score = (SELECT COUNT(*) FROM pick WHERE pick_player = %s), "
+                   "player_zombie = 1 WHERE player_id = %s", (a, a))
+        assert t.is_zombie(a)
+        t.db_query("ALTER\nTABLE pick ADD pick_a INT, ADD pick_b INT")
+        t.db_query("INSERT INTO pick (pick_player, pick_value, pick_a, pick_b) VALUES (%s, 1, 2, 3)", (a,))
+        assert t.get_object_from_db("SELECT pick_a, pick_b FROM pick") == {"pick_a": 2, "pick_b": 3}
+        t.db_query("DELETE FROM pick")
+
 def test_globals(lab_table: TestTable) -> None:
     with lab_table.with_table() as t:
         assert t.get_game_state_value("round") == 1

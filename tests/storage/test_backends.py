@@ -13,7 +13,7 @@ from framework.core.errors import StorageUnavailableError
 from framework.engine.runtime import default_tables_sql
 from framework.site import Site
 from framework.storage.base import TableConnection
-from framework.storage.dialect import translate_dbmodel, translate_query
+from framework.storage.sql.translate import translate_dbmodel, translate_query
 
 pytestmark = pytest.mark.all_backends
 

@@ -21,7 +21,8 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from framework.storage.dialect import Target, translate_dbmodel, translate_statements
+from framework.storage.sql.errors import Target
+from framework.storage.sql.translate import translate_dbmodel, translate_statements
 
 DBMODELS = Path(__file__).resolve().parent / "dbmodels"
 CORPUS = sorted(p.name for p in DBMODELS.glob("*.sql"))

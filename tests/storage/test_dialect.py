@@ -9,17 +9,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from framework.storage.dialect import (
-    SchemaError,
-    SourceStatement,
-    SQLError,
-    UnsupportedSQLError,
-    quote_identifier,
-    split_statements,
-    translate_dbmodel,
-    translate_query,
-    translate_statements,
-)
+from framework.storage.sql.errors import SchemaError, SQLError, UnsupportedSQLError
+from framework.storage.sql.names import quote_identifier
+from framework.storage.sql.split import SourceStatement, split_statements
+from framework.storage.sql.translate import translate_dbmodel, translate_query, translate_statements
 from tests.storage import test_dbmodel_corpus
 from tests.storage.test_dbmodel_corpus import Backend
 

@@ -1,0 +1,194 @@
+"""MySQL functions, casts and operators rewritten (or refused) for SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.expressions.datatypes import DType as DT
+
+from framework.storage.sql.column_types import STRING_TYPES, type_params
+from framework.storage.sql.errors import Target, refuse
+from framework.storage.sql.generate import wrap
+
+_REFUSED_FUNCTIONS = {
+    "FOUND_ROWS": "count the rows with a separate SELECT COUNT(*)",
+    "ROW_COUNT": "use the affected row count of the statement (DbAffectedRow)",
+    "UUID": "generate identifiers in Python",
+    "UUID_SHORT": "generate identifiers in Python",
+    "SLEEP": "do not wait inside a request",
+    "BENCHMARK": "do not benchmark inside a request",
+    "GET_LOCK": "each request already runs in its own transaction",
+    "RELEASE_LOCK": "each request already runs in its own transaction",
+    "DATABASE": "the game table's database is implicit",
+    "CONNECTION_ID": "connections are the framework's",
+    "FROM_UNIXTIME": "convert times in Python",
+    "CONVERT_TZ": "convert times in Python",
+    "FIND_IN_SET": "store one value per row, or test the list in Python",
+    "SUBSTRING_INDEX": "split strings in Python",
+}
+
+
+def check_policy(tree: exp.Expr, target: Target) -> None:
+    """Refusals that hold on every backend, MariaDB included."""
+    if tree.find(exp.Rand) is not None:
+        raise refuse("RAND()", target,
+                      "games must use the seeded random (self.random / bga_rand) so that "
+                      "tables can be replayed; pick in Python, then query")
+
+
+def _date_now(target: Target) -> exp.Expr:
+    if target == "postgresql":
+        return exp.Anonymous(this="LOCALTIMESTAMP", expressions=[exp.Literal.number(0)])
+    return exp.Anonymous(this="DATETIME", expressions=[exp.Literal.string("now")])
+
+
+_UNIX_TIMESTAMP = {
+    "sqlite": "CAST(STRFTIME('%s', 'now') AS INTEGER)",
+    "postgresql": "CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) AS BIGINT)",
+}
+_LAST_INSERT_ID = {"sqlite": "LAST_INSERT_ROWID()", "postgresql": "LASTVAL()"}
+_READ_AS = {"sqlite": "sqlite", "postgresql": "postgres"}
+
+
+def _snippet(sql: str, target: Target) -> exp.Expr:
+    return sqlglot.parse_one(sql, read=_READ_AS[target])
+
+
+def map_functions(tree: exp.Expr, target: Target) -> None:
+    """MySQL functions and operators without an equivalent of the same name on the target."""
+    pg = target == "postgresql"
+    for node in list(tree.walk()):
+        if isinstance(node, exp.Anonymous):
+            name = node.name.upper()
+            if name in _REFUSED_FUNCTIONS:
+                raise refuse(f"{name}()", target, _REFUSED_FUNCTIONS[name])
+            if name in ("NOW", "SYSDATE", "LOCALTIME", "LOCALTIMESTAMP", "CURRENT_TIMESTAMP"):
+                node.replace(_date_now(target))
+            elif name == "UNIX_TIMESTAMP":
+                if node.expressions:
+                    raise refuse("UNIX_TIMESTAMP(date)", target, "convert times in Python")
+                node.replace(_snippet(_UNIX_TIMESTAMP[target], target))
+            elif name == "LAST_INSERT_ID" and not node.expressions:
+                node.replace(_snippet(_LAST_INSERT_ID[target], target))
+            elif name == "FIELD" and len(node.expressions) >= 2:
+                subject, *choices = node.expressions
+                case = exp.Case()
+                for position, choice in enumerate(choices, start=1):
+                    case = case.when(exp.EQ(this=subject.copy(), expression=choice.copy()),
+                                     exp.Literal.number(position))
+                node.replace(case.else_(exp.Literal.number(0)))
+        elif isinstance(node, exp.CurrentTimestamp):
+            node.replace(_date_now(target))
+        elif isinstance(node, (exp.Parameter, exp.SessionParameter)):
+            raise refuse(f"MySQL variable {node.sql('mysql')}", target,
+                          "keep values in Python or in a table")
+        elif isinstance(node, exp.TimestampDiff):
+            raise refuse("TIMESTAMPDIFF()", target, "compute time differences in Python")
+        elif isinstance(node, exp.Group) and (node.args.get("rollup") or node.args.get("cube")):
+            raise refuse("GROUP BY ... WITH ROLLUP", target, "compute the totals in Python")
+        elif isinstance(node, exp.Collate):
+            collation = node.expression.name.lower()
+            if not collation.endswith(("_bin", "_cs")):
+                raise refuse(f"COLLATE {collation}", target,
+                              "compare with LOWER() on both sides instead")
+            node.replace(node.this)  # SQLite and PostgreSQL compare case-sensitively already
+        elif isinstance(node, exp.GroupConcat):
+            _map_group_concat(node, target)
+        elif isinstance(node, exp.Cast):
+            _map_cast(node, target)
+        elif pg and isinstance(node, exp.Concat) and not isinstance(node, exp.ConcatWs):
+            _map_concat_pg(node)
+        elif pg and isinstance(node, exp.Like):
+            node.replace(exp.ILike(**node.args))  # keeps NOT (negate) and ESCAPE
+        elif not pg and isinstance(node, (exp.Pad, exp.DateAdd, exp.DateSub)):
+            raise refuse(f"{node.sql('mysql').split('(')[0]}()", target,
+                          "compute the value in Python")
+        elif not pg and isinstance(node, exp.ConcatWs) and sqlite3.sqlite_version_info < (3, 44):
+            raise refuse("CONCAT_WS()", target, "use CONCAT() or join the values in Python")
+        elif not pg and isinstance(node, exp.Like):
+            pattern = node.expression
+            if (isinstance(pattern, exp.Literal) and "\\" in str(pattern.this)
+                    and not isinstance(node.parent, exp.Escape)):
+                # MySQL's LIKE escapes with a backslash by default, SQLite's with nothing.
+                node.replace(exp.Escape(this=node.copy(), expression=exp.Literal.string("\\")))
+
+
+_UNSIGNED_INT_TYPES = {DT.UTINYINT, DT.USMALLINT, DT.UMEDIUMINT, DT.UINT, DT.UBIGINT}
+
+
+def _map_cast(node: exp.Cast, target: Target) -> None:
+    """MySQL CAST types that mean something else (or nothing) on the target."""
+    to = node.args.get("to")
+    if not isinstance(to, exp.DataType):
+        return
+    params = type_params(to)
+    if to.this in _UNSIGNED_INT_TYPES:  # CAST(x AS UNSIGNED)
+        to.set("this", DT.BIGINT)
+        to.set("expressions", [])
+    elif to.this in STRING_TYPES:  # CAST(x AS CHAR[(n)]): MySQL's CHAR is not padded
+        text = exp.DataType.build("TEXT")
+        if not params:
+            node.set("to", text)
+        elif target == "postgresql":
+            node.set("to", exp.DataType.build(f"VARCHAR({params[0]})"))
+        else:
+            node.set("to", text)
+            wrap(node, exp.Substring(start=exp.Literal.number(1),
+                                      length=exp.Literal.number(params[0])))
+    elif to.this in (DT.BINARY, DT.VARBINARY) and not params:
+        # BINARY x = 'a' makes MySQL compare case-sensitively, as SQLite and PostgreSQL do
+        node.replace(node.this)
+    elif target == "postgresql" and to.this == DT.DECIMAL and not params:
+        node.set("to", exp.DataType.build("NUMERIC(10, 0)"))  # MySQL's DECIMAL is DECIMAL(10,0)
+    elif target == "sqlite" and to.this == DT.DECIMAL:
+        scale = params[1] if len(params) > 1 else 0
+        node.set("to", exp.DataType.build("REAL"))
+        rounded = wrap(node, exp.Round(decimals=exp.Literal.number(scale)))
+        if scale == 0:
+            wrap(rounded, exp.Cast(to=exp.DataType.build("INTEGER")))
+
+
+def _map_concat_pg(node: exp.Concat) -> None:
+    """CONCAT() -> ``||`` on text casts: PostgreSQL's CONCAT skips NULLs, MySQL's returns NULL."""
+    parts: list[exp.Expr] = []
+    for arg in node.expressions:
+        if isinstance(arg, exp.Literal) and arg.is_string:
+            parts.append(arg)
+        else:
+            parts.append(exp.Cast(this=arg, to=exp.DataType.build("TEXT")))
+    if not parts:
+        return
+    result = parts[0]
+    for part in parts[1:]:
+        result = exp.DPipe(this=result, expression=part, safe=True)
+    node.replace(exp.Paren(this=result) if len(parts) > 1 else result)
+
+
+def _map_group_concat(node: exp.GroupConcat, target: Target) -> None:
+    inner = node.this
+    ordered = isinstance(inner, exp.Order)
+    value = inner.this if isinstance(inner, exp.Order) else inner
+    distinct = isinstance(value, exp.Distinct)
+    separator = node.args.get("separator")
+    if distinct:
+        assert isinstance(value, exp.Distinct)
+        if len(value.expressions) != 1:
+            raise refuse("GROUP_CONCAT(DISTINCT a, b)", target, "concatenate one expression")
+        value = value.expressions[0]
+    if target == "sqlite":
+        if ordered and sqlite3.sqlite_version_info < (3, 44):
+            raise refuse("GROUP_CONCAT(... ORDER BY ...)", target,
+                          "sort the values in Python (this SQLite is older than 3.44)")
+        if distinct and separator is not None and not (
+            isinstance(separator, exp.Literal) and separator.this == ","
+        ):
+            raise refuse("GROUP_CONCAT(DISTINCT ... SEPARATOR ...)", target,
+                          "use the default ',' separator and replace it in Python")
+        return
+    if distinct and ordered:
+        raise refuse("GROUP_CONCAT(DISTINCT ... ORDER BY ...)", target,
+                      "sort the values in Python")
+    wrap(value, exp.Cast(to=exp.DataType.build("TEXT")))
+

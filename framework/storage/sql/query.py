@@ -1,0 +1,35 @@
+"""Translating a parsed query (or a CHECK condition) for SQLite or PostgreSQL."""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from framework.storage.sql.booleans import bridge_booleans
+from framework.storage.sql.dml import transform_statement
+from framework.storage.sql.errors import Target
+from framework.storage.sql.functions import check_policy, map_functions
+from framework.storage.sql.generate import generate, replace_placeholders
+from framework.storage.sql.output_names import inline_aliases_pg, lowercase_identifiers, name_outputs
+from framework.storage.sql.parse import Prepared
+
+
+def transform_expressions(tree: exp.Expr, target: Target) -> None:
+    """Expression-level rewrites (also used for CHECK conditions)."""
+    map_functions(tree, target)
+    if target == "postgresql":
+        inline_aliases_pg(tree)
+        bridge_booleans(tree)
+        lowercase_identifiers(tree)
+
+
+def translate_query_tree(tree: exp.Expr, target: Target, *, output_names: bool,
+                          prepared: Prepared | None = None) -> str:
+    check_policy(tree, target)
+    transform_statement(tree, target, prepared or Prepared(original="", text=""))
+    if output_names:
+        name_outputs(tree, target)
+    transform_expressions(tree, target)
+    replace_placeholders(tree)
+    return generate(tree, target)
+
+
