@@ -21,7 +21,7 @@ from framework.game.registry import GameRegistry, load_game_from_directory
 from framework.game.states import State
 from framework.game.table import Table
 from framework.site import Site
-from framework.storage.dialect import quote_identifier
+from framework.storage.sql.names import quote_identifier
 
 
 class TestTable:
@@ -111,7 +111,8 @@ class TestTable:
             db = t.context.db
             out = {}
             for name in self.runtime.live_tables(db):
-                out[name] = db.execute(f"SELECT * FROM {quote_identifier(name, db.dialect)}").rows
+                quoted = quote_identifier(name, db.dialect, keep_case=True)
+                out[name] = db.execute(f"SELECT * FROM {quoted}").rows
             return out
 
     # --------------------------------------------------------------- studio

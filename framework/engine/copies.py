@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from framework.storage.base import COPY_PREFIXES, TableConnection
-from framework.storage.dialect import quote_identifier
+from framework.storage.sql.names import quote_identifier
 
 
 def live_tables(db: TableConnection) -> list[str]:
@@ -30,7 +30,7 @@ def copy_tables(db: TableConnection, prefix: str, to_copy: bool, skip: Sequence[
         if name in skip:
             continue
         src, dst = (name, prefix + name) if to_copy else (prefix + name, name)
-        cols = ", ".join(quote_identifier(c, db.dialect) for c in db.column_names(name))
-        db.execute(f"DELETE FROM {quote_identifier(dst, db.dialect)}")
-        db.execute(f"INSERT INTO {quote_identifier(dst, db.dialect)} ({cols}) "
-                   f"SELECT {cols} FROM {quote_identifier(src, db.dialect)}")
+        cols = ", ".join(quote_identifier(c, db.dialect, keep_case=True) for c in db.column_names(name))
+        db.execute(f"DELETE FROM {quote_identifier(dst, db.dialect, keep_case=True)}")
+        db.execute(f"INSERT INTO {quote_identifier(dst, db.dialect, keep_case=True)} ({cols}) "
+                   f"SELECT {cols} FROM {quote_identifier(src, db.dialect, keep_case=True)}")

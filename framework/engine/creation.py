@@ -32,7 +32,8 @@ from framework.game.table import (
 )
 from framework.platform.models import GameTableRecord, Player, TableSeat
 from framework.storage.base import TableConnection
-from framework.storage.dialect import SQLError, translate_dbmodel
+from framework.storage.sql.errors import SQLError
+from framework.storage.sql.translate import translate_dbmodel
 
 log = logging.getLogger(__name__)
 

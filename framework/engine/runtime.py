@@ -36,7 +36,7 @@ from framework.game.registry import GameDefinition, GameRegistry
 from framework.game.table import Table, table_status
 from framework.i18n import Translate
 from framework.storage.base import TableConnection, TableStore
-from framework.storage.dialect import translate_query
+from framework.storage.sql.translate import translate_query
 
 __all__ = [
     "ActionResult", "GameCodeError", "Runtime", "RuntimeHooks", "StreamBatch", "TableInfo",

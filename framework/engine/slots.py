@@ -13,7 +13,7 @@ from framework.engine.copies import copy_tables
 from framework.engine.directory import TableDirectory
 from framework.platform.models import GameTableRecord
 from framework.storage.base import SLOT_PREFIXES
-from framework.storage.dialect import quote_identifier
+from framework.storage.sql.names import quote_identifier
 
 
 class SaveSlots:
