@@ -13,7 +13,6 @@ from framework.testing import GameHarness, TestTable
 from tests.backends import BACKENDS, PostgresRun, require, server_site_url
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
 
 def lab_definition() -> GameDefinition:

@@ -7,6 +7,8 @@ import sys
 import click
 
 from framework.cli.base import guarded
+from framework.game.registry import discover
+from framework.i18n import FRAMEWORK
 from framework.i18n.maintain import (
     check_catalogs,
     compile_catalogs,
@@ -14,6 +16,14 @@ from framework.i18n.maintain import (
     update_catalogs,
     write_template,
 )
+
+
+def _target(target: str) -> str:
+    """TARGET as given; a game's name is first looked up among the installed games (the
+    registry tells i18n where each game's folder is)."""
+    if target != FRAMEWORK and "/" not in target and not target.startswith("."):
+        discover()
+    return target
 
 
 # ---------------------------------------------------------------------------- commands
@@ -27,7 +37,7 @@ def i18n() -> None:
 @guarded
 def extract_cmd(target: str) -> None:
     """Write TARGET's translations/messages.pot from its Python, template and JS files."""
-    result = write_template(target)
+    result = write_template(_target(target))
     click.echo(f"{result.path}: {result.count} strings" + ("" if result.changed else " (unchanged)"))
     for mistake in result.mistakes:
         click.echo(f"mistake: {mistake}", err=True)
@@ -41,7 +51,7 @@ def extract_cmd(target: str) -> None:
 @guarded
 def update_cmd(target: str, languages: tuple[str, ...]) -> None:
     """Update (or create) each language's .po from messages.pot, keeping translations."""
-    for r in update_catalogs(target, languages or None):
+    for r in update_catalogs(_target(target), languages or None):
         state = "created" if r.created else ("updated" if r.changed else "unchanged")
         click.echo(f"{r.lang}: {r.path} {state}; {r.untranslated} untranslated, {r.fuzzy} fuzzy")
 
@@ -52,7 +62,7 @@ def update_cmd(target: str, languages: tuple[str, ...]) -> None:
 @guarded
 def compile_cmd(target: str, languages: tuple[str, ...]) -> None:
     """Compile each .po to .mo (optional: the .po is compiled in memory when needed)."""
-    for r in compile_catalogs(target, languages or None):
+    for r in compile_catalogs(_target(target), languages or None):
         click.echo(f"{r.lang}: {r.path}: {r.translated} translated, {r.skipped} left in English")
 
 
@@ -64,7 +74,7 @@ def compile_cmd(target: str, languages: tuple[str, ...]) -> None:
 @guarded
 def check_cmd(target: str, languages: tuple[str, ...], strict: bool, quiet: bool) -> None:
     """List untranslated and fuzzy strings (and broken placeholders) per language."""
-    report = check_catalogs(target, languages or None)
+    report = check_catalogs(_target(target), languages or None)
     click.echo(format_check(report, verbose=not quiet))
     if strict and not report.ok:
         sys.exit(1)

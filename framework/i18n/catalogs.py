@@ -17,6 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from babel.core import negotiate_locale
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
+
 from framework.core.errors import NotFoundError
 from framework.core.messages import MessageFormatError, english_plural, format_message, substitute
 
@@ -272,52 +276,42 @@ def plural_translator(
 
 
 # ---------------------------------------------------------------------------- languages
-def _parse_accept_language(header: str) -> list[tuple[str, float]]:
-    out: list[tuple[str, float, int]] = []
-    for position, part in enumerate(header.split(",")):
-        bits = [b.strip() for b in part.split(";")]
-        tag = bits[0]
-        if not tag:
-            continue
-        q = 1.0
-        for b in bits[1:]:
-            if b.lower().startswith("q="):
-                try:
-                    q = float(b[2:])
-                except ValueError:
-                    q = -1.0  # malformed: ignored
-        if 0 < q <= 1:
-            out.append((tag, q, position))
-    out.sort(key=lambda item: (-item[1], item[2]))
-    return [(tag, q) for tag, q, _position in out]
-
-
-def negotiate_language(accept_language: str | None, saved: str | None = None) -> str:
+def negotiate_language(accept_language: str | LanguageAccept | None, saved: str | None = None) -> str:
     """The player's language: their saved choice, else the best of the browser's
-    ``Accept-Language`` (q-values; ``fr-CA`` falls back to ``fr``), else English.
+    ``Accept-Language`` (a header, or werkzeug's ``request.accept_languages``; q-values, and
+    ``fr-CA`` falls back to ``fr``), else English.
 
     >>> negotiate_language("de-DE,de;q=0.9,it;q=0.8,en;q=0.5")
     'it'
     >>> negotiate_language("fr-CA", saved="hu")
     'hu'
     """
-    return _negotiate(accept_language or "", saved or "")
-
-
-@functools.lru_cache(maxsize=4096)
-def _negotiate(accept_language: str, saved: str) -> str:
-    """``negotiate_language``, once per (header, saved choice): browsers send the same
-    header on every request."""
     saved_base = _base_language(saved)
     if saved_base in SUPPORTED_LANGUAGES:
         return saved_base
-    for tag, _q in _parse_accept_language(accept_language):
+    if not isinstance(accept_language, LanguageAccept):
+        accept_language = _parse_accept_language(accept_language or "")
+    return _negotiate(tuple(tag for tag, q in accept_language if q > 0))
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_accept_language(header: str) -> LanguageAccept:
+    """werkzeug's parse (best q first, equal q in the header's order; a malformed q drops
+    its language), once per header: browsers send the same one on every request."""
+    return parse_accept_header(header, LanguageAccept)
+
+
+@functools.lru_cache(maxsize=4096)
+def _negotiate(tags: tuple[str, ...]) -> str:
+    """Babel's ``negotiate_locale`` over the browser's languages, best first: each one, or
+    its language without the region, before the next; ``*`` (anything) is English."""
+    preferred: list[str] = []
+    for tag in tags:
         if tag == "*":
-            return SOURCE_LANGUAGE
-        base = _base_language(tag)
-        if base in SUPPORTED_LANGUAGES:
-            return base
-    return SOURCE_LANGUAGE
+            break
+        preferred.append(tag.replace("_", "-"))
+    found = negotiate_locale(preferred, SUPPORTED_LANGUAGES, sep="-", aliases={})
+    return _base_language(found) or SOURCE_LANGUAGE
 
 
 # ---------------------------------------------------------------------------- immediate use

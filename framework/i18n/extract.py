@@ -20,6 +20,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_javascript as babel_extract_javascript
+from babel.messages.jslexer import Token, division_re, regex_re
+
+try:  # the lexer's rules and state, as Babel's extractor uses them (private from Babel 2.18)
+    from babel.messages.jslexer import _get_rules as _js_rules
+    from babel.messages.jslexer import _indicates_division as _js_may_divide
+except ImportError:  # pragma: no cover - older Babel, where they are public
+    from babel.messages.jslexer import get_rules as _js_rules  # type: ignore[attr-defined,no-redef]
+    from babel.messages.jslexer import indicates_division as _js_may_divide  # type: ignore[no-redef]
 
 from framework.i18n import (
     DOMAIN,
@@ -275,222 +284,160 @@ def extract_template(source: str, path: str) -> tuple[list[Found], list[Mistake]
     return found, mistakes
 
 
-# JavaScript: a small tokenizer (strings, template literals, comments, regex literals) is
-# enough to find calls and check that their message arguments are literals.
-_JS_PUNCT_BEFORE_REGEX = set("(,=:[!&|?{};+-*%<>~^") | {"return", "typeof", "case", "do", "else",
-                                                        "in", "of", "new", "delete", "void", "throw"}
-_JS_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
+# JavaScript: Babel finds the messages (``extract_javascript``) and its lexer reads the
+# tokens; Arena checks that every marker wraps literals and keeps only Babel's messages of the
+# calls that pass. Babel's lexer reads a template literal as one regular expression, which
+# ends at the first backtick of a nested one (``${xs.map((x) => `<td>${x}</td>`)}``), so Arena
+# reads template literals itself and gives Babel a copy of the file where each one with
+# ``${...}`` is replaced by its expressions (on the same lines).
+#: Babel's keyword specification of JS_MARKERS (argument numbers from 1).
+JS_KEYWORDS = {name: tuple(p + 1 for p in positions) for name, positions in JS_MARKERS.items()}
+_JS_OPTIONS = {"jsx": False, "parse_template_string": False}
+# dotted=True: ``obj._`` is one name, so only a bare marker matches.
+_JS_RULES = _js_rules(jsx=False, dotted=True, template_string=False)
 
 
 @dataclass(frozen=True)
-class _Tok:
-    kind: str  # name, string, template, punct, comment, other
-    value: str
+class _JsCall:
+    """A marker called in a JS file: whether its message arguments are all literals."""
+
+    name: str
     line: int
+    literal: bool
 
 
-def _js_tokens(source: str) -> list[_Tok]:
-    tokens, _end, _line = _scan_js(source, 0, 1, nested=False)
-    return tokens
-
-
-def _scan_js(source: str, i: int, line: int, nested: bool) -> tuple[list[_Tok], int, int]:
-    """Tokens from ``i``; with ``nested``, stop at the ``}`` closing a template's ``${``.
-    Returns (tokens, index after the stop, line)."""
-    out: list[_Tok] = []
-    n = len(source)
-    prev = ""
-    braces = 0
-    while i < n:
-        c = source[i]
-        if c == "\n":
-            line += 1
-            i += 1
+def _js_lex(source: str, pos: int = 0, line: int = 1,
+            nested: bool = False) -> tuple[list[Token], str, int, int]:
+    """Babel's tokens from ``pos`` (comments included, the tokens of a template literal's
+    ``${...}`` right after it), the text for Babel's extractor, and the position and line
+    after; with ``nested``, stops after the ``}`` closing a ``${``."""
+    tokens: list[Token] = []
+    text: list[str] = []
+    may_divide = False
+    depth = 0
+    while pos < len(source):
+        if source[pos] == "`":
+            template, inner, copy, pos, end_line = _js_template(source, pos, line)
+            tokens += [template, *inner]
+            text.append(copy)
+            line, may_divide = end_line, True
             continue
-        if c.isspace():
-            i += 1
-            continue
-        if source.startswith("//", i):
-            end = source.find("\n", i)
-            end = n if end < 0 else end
-            out.append(_Tok("comment", source[i + 2:end].strip(), line))
-            i = end
-            continue
-        if source.startswith("/*", i):
-            end = source.find("*/", i + 2)
-            end = n if end < 0 else end + 2
-            text = source[i:end]
-            out.append(_Tok("comment", text[2:-2].strip(" *\n"), line))
-            line += text.count("\n")
-            i = end
-            continue
-        if c in "'\"":
-            j = i + 1
-            while j < n and source[j] != c and source[j] != "\n":
-                j += 2 if source[j] == "\\" else 1
-            out.append(_Tok("string", source[i:j + 1], line))
-            i = j + 1
-            prev = "x"
-            continue
-        if c == "`":
-            j, start_line, inner = i + 1, line, []
-            while j < n and source[j] != "`":
-                if source[j] == "\\":
-                    j += 2
-                    continue
-                if source[j] == "\n":
-                    line += 1
-                if source.startswith("${", j):
-                    sub, j, line = _scan_js(source, j + 2, line, nested=True)
-                    inner.extend(sub)
-                    continue
-                j += 1
-            out.append(_Tok("template", source[i:j + 1], start_line))
-            out.extend(inner)  # calls inside ${...} are calls too
-            i = j + 1
-            prev = "x"
-            continue
-        if c == "/" and (prev == "" or prev in _JS_PUNCT_BEFORE_REGEX):
-            j, in_class = i + 1, False
-            while j < n and source[j] != "\n":
-                if source[j] == "\\":
-                    j += 2
-                    continue
-                if source[j] == "[":
-                    in_class = True
-                elif source[j] == "]":
-                    in_class = False
-                elif source[j] == "/" and not in_class:
-                    break
-                j += 1
-            j += 1
-            while j < n and source[j].isalpha():
-                j += 1
-            out.append(_Tok("other", source[i:j], line))
-            i = j
-            prev = "x"
-            continue
-        if c.isalpha() or c in "_$":
-            j = i
-            while j < n and (source[j].isalnum() or source[j] in "_$"):
-                j += 1
-            word = source[i:j]
-            out.append(_Tok("name", word, line))
-            prev = word if word in _JS_PUNCT_BEFORE_REGEX else "x"
-            i = j
-            continue
-        if c.isdigit():
-            j = i
-            while j < n and (source[j].isalnum() or source[j] in "._"):
-                j += 1
-            out.append(_Tok("other", source[i:j], line))
-            prev = "x"
-            i = j
-            continue
-        if nested and c == "}" and braces == 0:
-            return out, i + 1, line
-        braces += {"{": 1, "}": -1}.get(c, 0)
-        out.append(_Tok("punct", c, line))
-        prev = c if c not in ")]}" else "x"
-        i += 1
-    return out, i, line
-
-
-def _js_unquote(token: str) -> str:
-    body = token[1:-1]
-    out: list[str] = []
-    i = 0
-    while i < len(body):
-        c = body[i]
-        if c != "\\":
-            out.append(c)
-            i += 1
-            continue
-        nxt = body[i + 1] if i + 1 < len(body) else ""
-        if nxt == "u" and body[i + 2:i + 3] == "{":
-            end = body.index("}", i)
-            out.append(chr(int(body[i + 3:end], 16)))
-            i = end + 1
-        elif nxt == "u":
-            out.append(chr(int(body[i + 2:i + 6], 16)))
-            i += 6
-        elif nxt == "x":
-            out.append(chr(int(body[i + 2:i + 4], 16)))
-            i += 4
-        elif nxt == "\n":
-            i += 2
+        for kind, rule in _JS_RULES:  # noqa: B007 - the kind of the rule that matched
+            match = rule.match(source, pos)
+            if match is not None:
+                break
         else:
-            out.append(_JS_ESCAPES.get(nxt, nxt))
-            i += 2
-    return "".join(out)
+            kind = "operator" if may_divide else "regexp"
+            match = (division_re if may_divide else regex_re).match(source, pos)
+            if match is None:  # not JavaScript: as Babel, skip a character
+                text.append(source[pos])
+                pos += 1
+                continue
+        value = match.group()
+        if kind == "operator" and value in ("{", "}"):
+            if value == "}" and depth == 0 and nested:
+                return tokens, "".join(text), match.end(), line
+            depth += 1 if value == "{" else -1
+        if kind is not None:
+            token = Token(kind, value, line)
+            may_divide = _js_may_divide(token)
+            tokens.append(token)
+        text.append(value)
+        line += value.count("\n")
+        pos = match.end()
+    return tokens, "".join(text), pos, line
 
 
-def _js_literal(tokens: list[_Tok]) -> str | None:
-    """The text of an argument made of string literals joined by ``+``; None otherwise."""
-    if not tokens or len(tokens) % 2 == 0:
-        return None
-    parts: list[str] = []
-    for k, tok in enumerate(tokens):
-        if k % 2:
-            if (tok.kind, tok.value) != ("punct", "+"):
-                return None
-        elif tok.kind == "string":
-            parts.append(_js_unquote(tok.value))
-        elif tok.kind == "template" and "${" not in tok.value:
-            parts.append(_js_unquote(tok.value))
-        else:
-            return None
-    return "".join(parts)
-
-
-def extract_javascript(source: str, path: str) -> tuple[list[Found], list[Mistake]]:
-    """``_("...")``, ``__("lang_mainsite", "...")`` and ``ngettext`` calls of a JS file."""
-    tokens = _js_tokens(source)
-    lines = source.splitlines()
-    found: list[Found] = []
-    mistakes: list[Mistake] = []
-    for k, tok in enumerate(tokens):
-        if tok.kind != "name" or tok.value not in JS_MARKERS:
+def _js_template(source: str, pos: int, line: int) -> tuple[Token, list[Token], str, int, int]:
+    """The template literal at ``pos``: its token, the tokens of its ``${...}``, the text for
+    Babel (the literal itself, or its expressions in parentheses), the position and line after."""
+    start_line, j = line, pos + 1
+    inner: list[Token] = []
+    copy, expressions = ["("], 0
+    while j < len(source) and source[j] != "`":
+        if source.startswith("${", j):
+            tokens, text, j, line = _js_lex(source, j + 2, line, nested=True)
+            inner += tokens
+            copy.append(("," if expressions else "") + text)
+            expressions += 1
             continue
-        if k + 1 >= len(tokens) or (tokens[k + 1].kind, tokens[k + 1].value) != ("punct", "("):
+        step = 2 if source[j] == "\\" else 1
+        newlines = source.count("\n", j, j + step)
+        copy.append("\n" * newlines)
+        line += newlines
+        j += step
+    end = min(j + 1, len(source))
+    token = Token("template_string", source[pos:end], start_line)
+    return token, inner, ("".join(copy) + ")" if expressions else source[pos:end]), end, line
+
+
+def _js_calls(tokens: list[Token]) -> Iterator[_JsCall]:
+    """Every marker call (not ``obj._()``, not ``function _()``)."""
+    tokens = [t for t in tokens if t.type not in ("linecomment", "multilinecomment")]
+    for k, tok in enumerate(tokens):
+        if tok.type != "name" or tok.value not in JS_MARKERS:
             continue
-        if k and (tokens[k - 1].kind, tokens[k - 1].value) == ("punct", "."):
-            continue  # obj._(...) is some other method
-        if k and tokens[k - 1].kind == "name" and tokens[k - 1].value == "function":
+        if k + 1 >= len(tokens) or (tokens[k + 1].type, tokens[k + 1].value) != ("operator", "("):
+            continue
+        if k and (tokens[k - 1].type, tokens[k - 1].value) == ("name", "function"):
             continue  # the definition of _() itself
-        args: list[list[_Tok]] = [[]]
+        args: list[list[Token]] = [[]]
         depth = 0
         for t in tokens[k + 2:]:
-            if t.kind == "comment":
-                continue
-            if t.kind == "punct" and t.value in "([{":
+            if t.type == "operator" and t.value in ("(", "[", "{"):
                 depth += 1
-            elif t.kind == "punct" and t.value in ")]}":
+            elif t.type == "operator" and t.value in (")", "]", "}"):
                 if depth == 0:
                     break
                 depth -= 1
-            elif t.kind == "punct" and t.value == "," and depth == 0:
+            elif (t.type, t.value) == ("operator", ",") and depth == 0:
                 args.append([])
                 continue
             args[-1].append(t)
-        positions = JS_MARKERS[tok.value]
-        texts = [_js_literal(args[p]) if p < len(args) else None for p in positions]
-        if tok.value == "_" and len(args) == 1 and not args[0]:
+        if tok.value == "_" and args == [[]]:
             continue  # _() with no argument: not a message
-        if any(t is None for t in texts):
-            if _is_dynamic(lines, tok.line):
-                continue
-            mistakes.append(Mistake(path, tok.line, f"{tok.value}() must wrap a string literal"))
+        literal = all(p < len(args) and _is_js_literal(args[p]) for p in JS_MARKERS[tok.value])
+        yield _JsCall(tok.value, tok.lineno, literal)
+
+
+def _is_js_literal(arg: list[Token]) -> bool:
+    """String literals (or template literals without ``${``) joined by ``+``."""
+    if len(arg) % 2 == 0:
+        return False
+    for k, tok in enumerate(arg):
+        if k % 2:
+            if (tok.type, tok.value) != ("operator", "+"):
+                return False
+        elif not (tok.type == "string" or (tok.type == "template_string" and "${" not in tok.value)):
+            return False
+    return True
+
+
+def extract_javascript(source: str, path: str) -> tuple[list[Found], list[Mistake]]:
+    """``_("...")``, ``__("lang_mainsite", "...")`` and ``ngettext`` calls of a JS file
+    (Babel's ``extract_javascript``), and the markers around anything but literals."""
+    lines = source.splitlines()
+    tokens, text, _pos, _line = _js_lex(source)
+    calls = list(_js_calls(tokens))
+    results = babel_extract_javascript(io.BytesIO(text.encode("utf-8")), JS_KEYWORDS, [COMMENT_TAG],
+                                       _JS_OPTIONS)  # type: ignore[arg-type]
+    accepted = {(c.line, c.name) for c in calls if c.literal}
+    refused = {(c.line, c.name) for c in calls if not c.literal}
+    mistakes = [Mistake(path, c.line, f"{c.name}() must wrap a string literal")
+                for c in calls if not c.literal and not _is_dynamic(lines, c.line)]
+    found: list[Found] = []
+    for line, name, messages, comments in results:
+        if not isinstance(name, str) or (line, name) not in accepted or (line, name) in refused:
+            continue  # a method obj._(), or a call on the line of a refused one
+        texts = (messages,) if isinstance(messages, str) else tuple(messages or ())
+        picked = [texts[p] if p < len(texts) else None for p in JS_MARKERS[name]]
+        ids = [text for text in picked if text is not None]
+        if len(ids) < len(picked):
             continue
-        comments: tuple[str, ...] = ()
-        if k and tokens[k - 1].kind == "comment":
-            comments = tuple(c for c in (tokens[k - 1].value,) if c.startswith(COMMENT_TAG))
-        else:
-            before = [t for t in tokens[max(0, k - 12):k] if t.kind == "comment" and t.line >= tok.line - 1]
-            comments = tuple(c.value for c in before if c.value.startswith(COMMENT_TAG))
-        msgid: MsgId = texts[0] if len(texts) == 1 else (texts[0], texts[1])  # type: ignore[assignment]
+        msgid: MsgId = ids[0] if len(ids) == 1 else (ids[0], ids[1])
+        notes = tuple(str(c) for c in comments or () if str(c).startswith(COMMENT_TAG))
         if msgid:
-            found.append(Found(msgid, path, tok.line, comments))
+            found.append(Found(msgid, path, line, notes))
     return found, mistakes
 
 

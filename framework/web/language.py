@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, g, redirect, request, session
 from sqlalchemy.orm import Session
+from werkzeug.datastructures import LanguageAccept
 
 from framework import i18n
 from framework.i18n import Translate
@@ -44,32 +45,9 @@ def translator_for(lang: str, game: str | Path | None = None) -> Translate:
         return _identity
 
 
-def negotiate(accept_language: str | None, saved: str | None) -> str:
+def negotiate(accept_language: str | LanguageAccept | None, saved: str | None) -> str:
     """The saved language if known, else the best of Accept-Language, else ``en``."""
-    negotiate_language = getattr(i18n, "negotiate_language", None)
-    if negotiate_language is not None:
-        try:
-            lang = negotiate_language(accept_language, saved)
-            if lang in LANGUAGES:
-                return str(lang)
-        except Exception:
-            log.exception("negotiate_language failed")
-    if saved in LANGUAGES:
-        return str(saved)
-    best: list[tuple[float, int, str]] = []
-    for i, part in enumerate((accept_language or "").split(",")):
-        bits = part.strip().split(";")
-        code = bits[0].strip().lower().split("-")[0]
-        q = 1.0
-        for b in bits[1:]:
-            if b.strip().startswith("q="):
-                try:
-                    q = float(b.strip()[2:])
-                except ValueError:
-                    q = 0.0
-        if code in LANGUAGES and q > 0:
-            best.append((-q, i, code))
-    return sorted(best)[0][2] if best else "en"
+    return i18n.negotiate_language(accept_language, saved)
 
 
 def current_language() -> str:
@@ -82,7 +60,7 @@ def current_language() -> str:
             with Session(site().platform) as s:
                 acc = s.get(Player, session["account_id"])
                 saved = acc.language if acc else None
-        lang = negotiate(request.headers.get("Accept-Language"), saved)
+        lang = negotiate(request.accept_languages, saved)
         g.lang = lang
     return str(lang)
 

@@ -140,3 +140,12 @@ def test_only_a_scratch_site_can_be_dropped() -> None:
         with pytest.raises(ConfigError, match="did not make"):
             drop_site(real)  # refused before any connection is made
         assert "arena_scratch=1" in scratch_site_url(real, "bench1")
+
+
+def test_i18n_finds_a_game_by_its_name(arena, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from framework.i18n import catalogs
+
+    monkeypatch.setattr(catalogs, "_registered_dirs", {})  # a fresh process: no game found yet
+    result = arena("i18n", "check", "belote", "--quiet")
+    assert result.exit_code == 0, result.output
+    assert "fr: " in result.output

@@ -125,3 +125,24 @@ def test_framework_catalog_has_the_players_messages() -> None:
     assert "${player_name} is eliminated" in msgids  # a literal notification log in table.py
     assert not any(f.startswith("framework/scaffold/") for f in extraction.files)
     assert "framework/cli/__init__.py" not in extraction.files
+
+
+def test_javascript_nested_template_literals_keep_their_messages() -> None:
+    """Babel's own lexer ends a template literal at a nested one's backtick; Belote's
+    summary table has them, and every message around and after them must be found."""
+    source = (
+        "node.innerHTML = `<tr>${[0, 1].map((t) =>\n"
+        '  `<td title="${_("Inner")}">${t}</td>`).join("")}</tr>\n'
+        '  <th title="${esc(_("Quoted attribute"))}">${_("After")}</th>`;\n'
+        'const later = _("Later");\n'
+    )
+    found, mistakes = extract_javascript(source, "x.js")
+    assert [(f.msgid, f.line) for f in found] == [
+        ("Inner", 2), ("Quoted attribute", 3), ("After", 3), ("Later", 4)]
+    assert mistakes == []
+
+
+def test_javascript_marker_around_a_template_with_a_substitution_is_a_mistake() -> None:
+    found, mistakes = extract_javascript('const a = _(`Hello ${name}`);\nconst b = obj._("method");\n', "x.js")
+    assert found == []
+    assert [(m.line, m.message) for m in mistakes] == [(1, "_() must wrap a string literal")]

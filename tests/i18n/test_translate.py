@@ -40,6 +40,7 @@ TOKEN = clienttranslate_plural("${count} token", "${count} tokens")
     ("", None, "en"),
     ("fr-CA,fr;q=0.9,en;q=0.8", None, "fr"),
     ("fr-CA", None, "fr"),  # region falls back to the language
+    ("fr-CA,en;q=0.5", None, "fr"),  # ... before the next language of the list
     ("de-DE,de;q=0.9,it;q=0.7,hu;q=0.8", None, "hu"),  # by q-value, not by order
     ("de,it;q=0.5,hu;q=0.5", None, "it"),  # equal q: the first listed
     ("HU-hu", None, "hu"),
