@@ -1,0 +1,1 @@
+"""Live updates: the bus between processes and machines."""
