@@ -362,7 +362,8 @@ class Table:
 
     def get_stat(self, key: str, player_id: int | None = None) -> float | int | bool:
         stat, row = self._stat_row(key, player_id)
-        return stat.to_python(float(row["stats_value"]))
+        value: float | int | bool = stat.to_python(float(row["stats_value"]))
+        return value
 
     # ----------------------------------------------------------------- players
     def load_players_basic_infos(self) -> dict[int, dict[str, Any]]:
@@ -581,9 +582,10 @@ class Table:
         return self.random.randint(low, high)
 
     def _meta(self, key: str) -> str | None:
-        return self.get_unique_value_from_db(
+        value: str | None = self.get_unique_value_from_db(
             "SELECT meta_value FROM arena_meta WHERE meta_key = %s", (key,)
         )
+        return value
 
     def _set_meta(self, key: str, value: str) -> None:
         res = self.db_query("UPDATE arena_meta SET meta_value = %s WHERE meta_key = %s", (value, key))
@@ -756,7 +758,8 @@ class GameStateMachine:
         return int(self._table._read_global(GLOBAL_STATE) or 1)
 
     def state(self) -> State:
-        return self._states.by_id[self.state_id()]
+        state: State = self._states.by_id[self.state_id()]
+        return state
 
     def is_game_over(self) -> bool:
         return self.state_id() == END_STATE_ID

@@ -71,7 +71,7 @@ from sqlglot import exp
 from sqlglot.dialects.sqlite import SQLite
 from sqlglot.errors import ErrorLevel, ParseError, TokenError, UnsupportedError
 from sqlglot.expressions.datatypes import DType
-from sqlglot.tokens import Token, TokenType
+from sqlglot.tokens import Token, TokenType  # type: ignore[attr-defined]  # defined in tokenizer_core
 
 Target = Literal["sqlite", "postgresql", "mysql"]
 TARGETS: tuple[str, ...] = get_args(Target)
