@@ -228,3 +228,13 @@ def test_the_bus_is_chosen_by_url_then_by_backend(tmp_path: Path, monkeypatch: p
         assert bus_for(store, None)[1] == 0.5
     finally:
         store.close()
+
+
+def test_a_site_opens_its_bus_only_when_it_is_used(tmp_path: Path, registry: GameRegistry) -> None:
+    """gunicorn builds nothing before it forks, but a site must not start the bus's threads
+    or connect to its server until a stream waits or a commit publishes (in the worker)."""
+    site = Site.open(tmp_path / "instance", registry=registry, bus_url="redis://127.0.0.1:1/0")
+    try:
+        assert site.streams._bus is None and site.streams.poller is None  # nothing connected yet
+    finally:
+        site.close()
