@@ -6,12 +6,13 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from sqlalchemy import Engine
 
 from framework.engine.runtime import Runtime
 from framework.game.registry import GameDefinition, GameRegistry
-from framework.live.bus import Bus, open_bus
+from framework.live.bus import MEMORY_SCHEMES, Bus, open_bus
 from framework.live.streams import BusOpener, Streams, site_channel
 from framework.platform.db import create_platform_engine, upgrade_platform
 from framework.releases.builds import load_release
@@ -92,7 +93,7 @@ def bus_for(store: TableStore, bus_url: str | None) -> tuple[BusOpener, float | 
     site's own database; else (SQLite, MariaDB) the bus of one process, and the poll
     (``ARENA_LOG_POLL_S``, default the store's ``poll_interval_s``) for the others.
     """
-    if bus_url:
+    if bus_url and urlsplit(bus_url).scheme.lower() not in MEMORY_SCHEMES:
         return (lambda lost: open_bus(bus_url, on_reconnect=lost)), None
     conninfo = getattr(store, "conninfo", None)
     if store.dialect == "postgresql" and isinstance(conninfo, str):

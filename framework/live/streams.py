@@ -140,6 +140,7 @@ class Streams:
         self._pid: int | None = None  # the process whose bus (and sender name) this is
         self._sender = ""
         self._listening = False  # subscribed in this process
+        self._closed = False  # the site closed: no bus is opened again
         self._start_lock = threading.Lock()
         self._listeners: dict[int, _Listeners] = {}
         self._listeners_lock = threading.Lock()
@@ -154,7 +155,7 @@ class Streams:
     def _bus_of_process(self) -> Bus | None:
         """This process's bus, opened on first use (a forked child opens its own: the
         parent's threads did not come along)."""
-        if self._open_bus is None:
+        if self._open_bus is None or self._closed:
             return None
         pid = os.getpid()
         if self._pid != pid:
@@ -169,11 +170,11 @@ class Streams:
     def listen(self) -> None:
         """Hear the other processes' commits from now on (called before every wait: a flag
         once done). The first call subscribes, and starts the poll if there is one."""
-        if self._listening and self._pid == os.getpid():
+        if self._listening and self._pid == os.getpid() or self._closed:
             return
         bus = self._bus_of_process()
         with self._start_lock:
-            if self._listening and self._pid == os.getpid():
+            if self._listening and self._pid == os.getpid() or self._closed:
                 return
             if bus is not None:
                 try:
@@ -238,6 +239,7 @@ class Streams:
             log.exception("publishing the commit of table %s on the bus failed", table_id)
 
     def close(self) -> None:
+        self._closed = True
         if self.poller is not None:
             self.poller.stop()
         if self._bus is not None and self._pid == os.getpid():

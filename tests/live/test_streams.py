@@ -195,6 +195,9 @@ def test_the_bus_opens_on_first_use_and_again_in_a_forked_child(
     assert opener.opened == 2 and first._sender != parent_sender
     first.listen()  # the child subscribes on its own bus
     assert first._listening
+    first.close()
+    first.committed(1, 3)  # a closed site opens no bus again
+    assert opener.opened == 2
 
 
 def test_a_message_says_whether_the_feed_already_holds_the_commit() -> None:
@@ -221,6 +224,7 @@ def test_the_bus_is_chosen_by_url_then_by_backend(tmp_path: Path, monkeypatch: p
     store = SQLiteStore(tmp_path)
     try:
         assert bus_for(store, "redis://127.0.0.1:6379/0")[1] is None  # a bus for every process
+        assert bus_for(store, "memory:")[1] == store.poll_interval_s  # one process's bus: and the poll
         assert bus_for(PostgresLike(), None)[1] is None  # type: ignore[arg-type]  # LISTEN/NOTIFY
         opener, poll_s = bus_for(store, None)  # SQLite: one process's bus, and the poll
         assert poll_s == store.poll_interval_s and isinstance(opener(lambda: None), InProcessBus)
