@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from sqlalchemy import Engine
 
 from framework.engine.runtime import Runtime, RuntimeHooks
 from framework.game.registry import GameDefinition, GameRegistry
-from framework.live.notify import Notifier
+from framework.live.bus import MEMORY_SCHEMES, Bus, open_bus
+from framework.live.streams import BusOpener, Streams, site_channel
 from framework.platform.db import create_platform_engine, upgrade_platform
 from framework.releases.builds import load_release
 from framework.releases.upgrade import before_action, production_version
@@ -28,6 +31,8 @@ class Site:
 
     ``database_url`` (``ARENA_DATABASE_URL``) picks the backend; the default is SQLite
     files under ``instance_path``, created on first use, platform schema migrated.
+    ``bus_url`` (``ARENA_BUS_URL``) picks the bus between processes and machines
+    (``bus_for``).
     """
 
     instance_path: Path
@@ -35,10 +40,17 @@ class Site:
     platform: Engine
     store: TableStore
     registry: GameRegistry
+    bus_url: str | None = None
     runtime: Runtime = field(init=False)
-    notifier: Notifier = field(init=False)
+    streams: Streams = field(init=False)
 
     def __post_init__(self) -> None:
+        bus, poll_s = bus_for(self.store, self.bus_url)
+        # Commits of other processes and machines wake this one's event streams; the bus
+        # is opened by the first stream that waits or commit that publishes (after a fork).
+        self.streams = Streams(self.store, lambda: self.runtime.now(), bus, site_channel(self.database_url),
+                               poll_s)
+
         def production(game: str) -> tuple[str, GameDefinition] | None:
             version = production_version(self, game)
             return None if version is None else (version, load_release(self, game, version))
@@ -48,14 +60,7 @@ class Site:
             production_release=production,
             before_action=before_action(self),
         )
-        self.runtime = Runtime(self.platform, self.store, self.registry, hooks=hooks)
-        # Commits of other processes wake this one's event streams (started by the first wait).
-        self.notifier = Notifier(self.runtime, self.store, peers_dir=self.instance_path / ".peers")
-        self.runtime.before_wait = self.notifier.ensure_running
-        channel = self.notifier.channel
-        if channel is not None:
-            self.runtime.on_commit = self.notifier.announce
-            self.runtime.has_peers = lambda: bool(channel.peers())
+        self.runtime = Runtime(self.platform, self.store, self.registry, hooks=hooks, streams=self.streams)
 
     @classmethod
     def open(
@@ -64,6 +69,7 @@ class Site:
         database_url: str | None = None,
         registry: GameRegistry | None = None,
         migrate: bool = True,
+        bus_url: str | None = None,
     ) -> Site:
         path = Path(instance_path).resolve() if instance_path else default_instance_path()
         path.mkdir(parents=True, exist_ok=True)
@@ -72,9 +78,32 @@ class Site:
         engine = create_platform_engine(backend.platform_url, **backend.engine_options)
         if migrate:
             upgrade_platform(engine)
-        return cls(path, url, engine, backend.store, registry or GameRegistry())
+        bus = bus_url or os.environ.get("ARENA_BUS_URL") or None
+        return cls(path, url, engine, backend.store, registry or GameRegistry(), bus)
 
     def close(self) -> None:
-        self.notifier.stop()
+        self.streams.close()
         self.store.close()
         self.platform.dispose()
+
+
+def bus_for(store: TableStore, bus_url: str | None) -> tuple[BusOpener, float | None]:
+    """How a site's processes hear each other's commits: the bus (opened lazily) and how
+    often to poll the game log for them (None: the bus reaches every process).
+
+    ``bus_url`` (``redis://...``) on any backend; else on PostgreSQL LISTEN/NOTIFY on the
+    site's own database; else (SQLite, MariaDB) the bus of one process, and the poll
+    (``ARENA_LOG_POLL_S``, default the store's ``poll_interval_s``) for the others.
+    """
+    if bus_url and urlsplit(bus_url).scheme.lower() not in MEMORY_SCHEMES:
+        return (lambda lost: open_bus(bus_url, on_reconnect=lost)), None
+    conninfo = getattr(store, "conninfo", None)
+    if store.dialect == "postgresql" and isinstance(conninfo, str):
+        return (lambda lost: open_bus(conninfo, on_reconnect=lost)), None
+    env = os.environ.get("ARENA_LOG_POLL_S")
+    poll_s = float(env) if env else float(getattr(store, "poll_interval_s", 0.05))
+
+    def in_process(lost: Callable[[], None]) -> Bus:
+        return open_bus(None)
+
+    return in_process, poll_s

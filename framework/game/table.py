@@ -371,7 +371,8 @@ class Table:
 
     def get_stat(self, key: str, player_id: int | None = None) -> float | int | bool:
         stat, row = self._stat_row(key, player_id)
-        return stat.to_python(float(row["stats_value"]))
+        value: float | int | bool = stat.to_python(float(row["stats_value"]))
+        return value
 
     # ----------------------------------------------------------------- players
     def load_players_basic_infos(self) -> dict[int, dict[str, Any]]:
@@ -740,7 +741,8 @@ class GameStateMachine:
         return int(self._table._read_global(GLOBAL_STATE) or 1)
 
     def state(self) -> State:
-        return self._states.by_id[self.state_id()]
+        state: State = self._states.by_id[self.state_id()]
+        return state
 
     def is_game_over(self) -> bool:
         return self.state_id() == END_STATE_ID

@@ -174,7 +174,8 @@ class MySQLStore:
     """Databases ``<base>_t<id>`` on one MariaDB server (``base`` is the platform database)."""
 
     dialect: Target = "mysql"
-    #: how often the notifier reads the watched tables' last gamelog ids (one statement)
+    #: how often the poll (framework.live.poll) reads the watched tables' last gamelog ids (one
+    #: statement), when no bus reaches the other processes
     poll_interval_s = 0.01
 
     def __init__(self, connect_args: dict[str, Any], base: str, pool_size: int = 8,

@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import os
 import re
-import socket
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -178,14 +177,9 @@ class PostgresTableConnection:
             raise StorageUnavailableError(
                 "The table is busy; your move was not applied. Try again.", "table_busy") from exc
 
-    def commit(self, notify: str | None = None) -> None:
-        """COMMIT; with ``notify``, a NOTIFY on the site's channel in the same round trip
-        (delivered by the server only if the transaction commits)."""
-        sql = "COMMIT"
-        if notify is not None:
-            sql = f"SELECT pg_notify({_literal(self.store.channel)}, {_literal(notify)}); COMMIT"
+    def commit(self) -> None:
         try:
-            self._run(sql, None)
+            self._run("COMMIT", None)
         except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
             self.broken = True
             raise unavailable(exc) from exc
@@ -318,7 +312,7 @@ class PostgresStore:
                 conn.rollback()
                 raise
             else:
-                conn.commit(notify=f"{int(table_id)} {self.sender}" if write else None)
+                conn.commit()
 
     @contextmanager
     def create(self, table_id: int) -> Iterator[PostgresTableConnection]:
@@ -355,24 +349,6 @@ class PostgresStore:
         schema = self.schema(table_id)
         self._admin(f"DROP SCHEMA IF EXISTS {quote(schema)} CASCADE")
         self.forget_identities(schema)
-
-    @property
-    def sender(self) -> str:
-        """Who sends this store's NOTIFYs: host, process and store (a worker skips its own
-        commits, whose listeners the runtime woke already)."""
-        return f"{socket.gethostname()}/{os.getpid()}/{id(self)}"
-
-    @staticmethod
-    def local_sender_pid(sender: str) -> int | None:
-        """The process that sent a NOTIFY (``sender``), when it runs on this machine."""
-        host, _, rest = sender.partition("/")
-        pid = rest.partition("/")[0]
-        return int(pid) if host == socket.gethostname() and pid.isdigit() else None
-
-    @property
-    def channel(self) -> str:
-        """The LISTEN/NOTIFY channel of this site: each commit on a table sends its id."""
-        return f"arena_{self.lock_space}"
 
     def latest_packets(self, table_ids: list[int]) -> dict[int, int]:
         """The last gamelog id of each table, a hundred tables per statement."""

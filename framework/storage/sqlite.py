@@ -155,7 +155,7 @@ class SQLiteStore:
     """
 
     dialect: Target = "sqlite"
-    #: how often the notifier looks for other processes' commits (cheap here: see
+    #: how often the poll (framework.live.poll) looks for other processes' commits (cheap here: see
     #: ``latest_packets``)
     poll_interval_s = 0.01
 
@@ -166,7 +166,7 @@ class SQLiteStore:
         self._open: OrderedDict[int, SQLiteTableConnection] = OrderedDict()
         self._pool_lock = threading.Lock()
         self.temporary = False  # a scratch folder, removed by drop_all
-        # The notifier's own connections and the last (data_version, gamelog id) it saw.
+        # The poll's own connections and the last (data_version, gamelog id) it saw.
         self._poll_lock = threading.Lock()
         self._poll_conns: dict[int, sqlite3.Connection] = {}
         self._poll_marks: dict[int, tuple[int, int]] = {}

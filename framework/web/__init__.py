@@ -34,7 +34,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Defaults, then ``instance/config.py``, then ``test_config``.
 
     Keys: ``ARENA_INSTANCE`` (site folder; default: the ``ARENA_INSTANCE`` environment
-    variable, else ./instance), ``ARENA_DATABASE_URL`` (default: the environment's),
+    variable, else ./instance), ``ARENA_DATABASE_URL`` and ``ARENA_BUS_URL`` (default: the environment's),
     ``ARENA_REGISTRY`` (a ``GameRegistry``, for tests), ``SSE_KEEPALIVE`` / ``SSE_POLL`` / ``SSE_MAX_SECONDS``
     (event stream timings), ``SECRET_KEY`` (else ``ARENA_SECRET_KEY``, else one is made and kept
     in the instance), ``ACT_LANE`` (default True: ordinary moves are answered before Flask,
@@ -63,7 +63,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             site = Site.open(instance, database_url=app.config.get("ARENA_DATABASE_URL"),
-                             registry=app.config.get("ARENA_REGISTRY"))
+                             registry=app.config.get("ARENA_REGISTRY"),
+                             bus_url=app.config.get("ARENA_BUS_URL"))
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     app.extensions["arena"] = site

@@ -260,16 +260,17 @@ def event_stream(table_id: int, player_id: int | None, after: int, lang: str, ga
     exactly once and in order (``id:`` = gamelog id), then new ones as they commit.
 
     Wakes at once on a commit in this process (the runtime's condition), whose
-    notifications it gets in memory (``Runtime.stream_batch``), and on another process's
-    (``framework.live.notify``); when no wake-up came for ``poll`` seconds it reads the gamelog
-    itself. What one wake-up finds goes out as one chunk (the events, then the table's
-    status).
+    notifications it gets in memory (``Streams.batch``), and on another process's or
+    machine's (the bus, ``framework.live.streams``); when no wake-up came for ``poll``
+    seconds it reads the gamelog itself. What one wake-up finds goes out as one chunk (the
+    events, then the table's status).
 
     Once the game is over and everything is sent, an ``end`` event closes the stream (the
     page does not reconnect): nothing more will come, and a finished table's open pages
     would otherwise keep it watched and read for as long as they stay open.
     """
     runtime = site().runtime
+    streams = runtime.streams
     translate = translator_for(lang, game)
     key = (lang, str(game))
 
@@ -284,10 +285,9 @@ def event_stream(table_id: int, player_id: int | None, after: int, lang: str, ga
             log.exception("event stream of table %s", table_id)
             return
         while True:
-            seen = runtime.version(table_id)
+            seen = streams.version(table_id)
             try:
-                batch = runtime.stream_batch(table_id, player_id, last, seen, key, translate, limit,
-                                             from_database)
+                batch = streams.batch(table_id, player_id, last, seen, key, translate, limit, from_database)
             except Exception:
                 log.exception("event stream of table %s", table_id)
                 return
@@ -313,7 +313,7 @@ def event_stream(table_id: int, player_id: int | None, after: int, lang: str, ga
             if now - last_sent >= keepalive:
                 yield ": keepalive\n\n"
                 last_sent = now
-            woken = runtime.wait(table_id, seen, max(0.05, min(poll, keepalive - (now - last_sent))))
+            woken = streams.wait(table_id, seen, max(0.05, min(poll, keepalive - (now - last_sent))))
             from_database = woken == seen  # no wake-up came: read the log itself
 
     return gen()

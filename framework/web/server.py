@@ -1,7 +1,8 @@
 """``arena serve --production``: gunicorn with several gevent workers on one port.
 
 The master migrates the platform database once, then forks the workers; each worker builds
-its own app (its own connections, its own cross-worker listener, ``framework.live.notify``).
+its own app (its own connections; its bus to the other workers and machines opens on first
+use, in the worker: ``framework.live.streams``).
 No state lives in a worker, so any worker can take any request. Like
 
     gunicorn -k gevent -w 4 -b 127.0.0.1:8000 'framework.web:create_app()'

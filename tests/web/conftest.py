@@ -81,7 +81,4 @@ def fake_production(app: Flask) -> None:
         game_loader=lambda info: registry.get(info.game),
         production_release=lambda game: ("261129-1200", registry.get(game)),
     )
-    old, site.runtime = site.runtime, Runtime(site.platform, site.store, registry, hooks=hooks)
-    site.runtime.before_wait, site.runtime.on_commit, site.runtime.has_peers = (
-        old.before_wait, old.on_commit, old.has_peers)
-    site.notifier.runtime = site.runtime
+    site.runtime = Runtime(site.platform, site.store, registry, hooks=hooks, streams=site.streams)

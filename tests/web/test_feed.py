@@ -12,6 +12,7 @@ from flask import Flask
 
 from framework.engine.runtime import Runtime
 from framework.game.feed import Feed, Packet
+from framework.live.streams import CommitMessage
 from framework.web.play import event_stream
 from tests.web.test_events import parse_sse
 
@@ -23,19 +24,19 @@ def _runtime(app: Flask) -> Runtime:
 
 def _count_reads(rt: Runtime, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     reads: list[int] = []
-    original = rt._read_feed
+    original = rt.streams._read_feed
 
     def counted(table_id: int, *args: Any) -> Any:
         reads.append(table_id)
         return original(table_id, *args)
 
-    monkeypatch.setattr(rt, "_read_feed", counted)
+    monkeypatch.setattr(rt.streams, "_read_feed", counted)
     return reads
 
 
 def _sent(rt: Runtime, table_id: int, player: int | None, after: int) -> tuple[list[dict[str, Any]], list[str]]:
     """What a stream of ``player`` at ``after`` sends now (one wake-up's chunk, parsed)."""
-    batch = rt.stream_batch(table_id, player, after, rt.version(table_id), "en", None, 500)
+    batch = rt.streams.batch(table_id, player, after, rt.streams.version(table_id), "en", None, 500)
     return parse_sse(("".join(p.sse("en", None) for p in batch.packets) + (batch.status or "")).encode())
 
 
@@ -59,8 +60,9 @@ def test_streams_get_a_commit_from_memory_exactly_as_the_database_has_it(
     assert not any(m["private"] for m in watcher)
     assert [m for m in mine if m["private"]] and not [m for m in theirs if m["private"]]
     # the stream itself, woken by a commit of this process: served from memory too (the
-    # cross-process poller is kept out: its first look at a table wakes it anyway)
-    monkeypatch.setattr(rt, "before_wait", None)
+    # poll for other processes is kept out: its first look at a table wakes it anyway)
+    monkeypatch.setattr(rt.streams, "poller", None)
+    rt.streams.listen()  # subscribing wakes every stream once (a commit may have come meanwhile)
     top = got[None][0][-1]["id"]  # the feed goes on after it: private rows of players[0]
     with app.app_context():
         stream = event_stream(table_id, players[1], top, "en", "labgame", keepalive=30.0, poll=30.0,
@@ -83,38 +85,38 @@ def test_a_stream_first_reads_the_database_and_a_wake_up_without_packets_drops_t
         assert next(stream).startswith("retry:")
         messages, _ = parse_sse(next(stream).encode())
         assert reads == [table_id] and messages
-        entry = rt._listeners[table_id]
+        entry = rt.streams._listeners[table_id]
         top = rt.get_data(table_id, None)["notifications"]["last_packet_id"]
         assert entry.feed is not None and entry.feed.top == top >= messages[-1]["id"]
         # A studio tool, a player leaving, another process's commit: a plain wake-up.
-        rt.wake(table_id)
+        rt.streams.wake(table_id)
         assert entry.feed is None
         stream.close()
 
 
 def test_a_read_overtaken_by_a_wake_up_is_not_kept(app: Flask, table_id: int, players: list[int]) -> None:
     rt = _runtime(app)
-    entry = rt._listeners_for(table_id)
+    entry = rt.streams._listeners_for(table_id)
     seen = entry.version
-    rt.wake(table_id)  # a commit came while the stream was reading
-    feed, packets = rt._read_feed(table_id, entry, 0, seen, 500)
+    rt.streams.wake(table_id)  # a commit came while the stream was reading
+    feed, packets = rt.streams._read_feed(table_id, entry, 0, seen, 500)
     assert packets and entry.feed is None  # sent, but not trusted by the other streams
-    feed, packets = rt._read_feed(table_id, entry, 0, entry.version, 500)
+    feed, packets = rt.streams._read_feed(table_id, entry, 0, entry.version, 500)
     assert entry.feed is feed and feed.version == entry.version
 
 
 def test_packets_that_do_not_follow_the_feed_drop_it(app: Flask, table_id: int, players: list[int]) -> None:
     rt = _runtime(app)
-    entry = rt._listeners_for(table_id)
-    rt._read_feed(table_id, entry, 0, entry.version, 500)
+    entry = rt.streams._listeners_for(table_id)
+    rt.streams._read_feed(table_id, entry, 0, entry.version, 500)
     assert entry.feed is not None
     top = entry.feed.top
     gap = Packet(top + 2, 1, False, None, "2026-11-29 12:00:00", "x", "", "{}")
-    rt._publish(table_id, [gap], {})
+    rt.streams.committed(table_id, gap.id, ([gap], {}))
     assert entry.feed is None  # packet top + 1 (another process's) is missing: read it
-    rt._read_feed(table_id, entry, 0, entry.version, 500)
+    rt.streams._read_feed(table_id, entry, 0, entry.version, 500)
     follow = Packet(top + 1, 1, False, None, "2026-11-29 12:00:00", "x", "", "{}")
-    rt._publish(table_id, [follow], {"progression": 0, "scores": {}})
+    rt.streams.committed(table_id, follow.id, ([follow], {"progression": 0, "scores": {}}))
     assert entry.feed is not None and entry.feed.top == top + 1
     assert entry.feed.version == entry.version
 
@@ -146,35 +148,35 @@ def test_a_packet_is_formatted_once_per_language() -> None:
     assert parse_sse(packet.sse("en", None).encode())[0][0]["log"] == "Ann plays"
 
 
-def test_a_commit_announced_after_a_stream_read_it_still_wakes_the_others(
+def test_a_commit_heard_after_a_stream_read_it_wakes_the_others_from_the_feed(
         app: Flask, table_id: int, players: list[int], registry: Any) -> None:
-    """Another worker's commit that a stream of this one read on its own (its first read)
-    before the datagram came: the datagram must still wake the streams that were waiting."""
+    """Another process's commit that a stream of this one read on its own (its first read)
+    before the bus message came: the message must still wake the streams that were waiting,
+    and they need not read the log again (the message's last id is in the feed)."""
     from framework.site import Site
 
     rt = _runtime(app)
     site = app.extensions["arena"]
     last = rt.get_data(table_id, None)["notifications"]["last_packet_id"]
     _sent(rt, table_id, players[0], last)  # a stream waiting at the log's end: the feed
-    waiting_at = rt.version(table_id)
+    waiting_at = rt.streams.version(table_id)
     other = Site.open(site.instance_path, registry=registry)  # the other worker
-    announced: list[Any] = []
-    other.runtime.on_commit = lambda *commit: announced.append(commit)
-    other.runtime.has_peers = lambda: True  # this worker listens
     try:
-        other.runtime.act(table_id, players[0], "pick", {"number": 1})
+        top = other.runtime.act(table_id, players[0], "pick", {"number": 1}).last_notification_id
     finally:
         other.close()
     # a new stream's first read (the database) finds the commit; no wake-up came yet
-    batch = rt.stream_batch(table_id, players[1], last, rt.version(table_id), "en", None, 500,
-                            from_database=True)
-    assert batch.packets and rt.version(table_id) == waiting_at
-    (announced_table, last_id, packets, status), = announced
-    rt.publish_remote(announced_table, packets, status)  # the datagram arrives
-    assert rt.version(table_id) == waiting_at + 1  # the waiting stream wakes
-    feed = rt._listeners[table_id].feed
-    assert feed is not None and feed.top == last_id and feed.version == rt.version(table_id)
+    batch = rt.streams.batch(table_id, players[1], last, rt.streams.version(table_id), "en", None, 500,
+                             from_database=True)
+    assert batch.packets and rt.streams.version(table_id) == waiting_at
+    rt.streams._heard(CommitMessage(table_id, top, "elsewhere/1/x").to_text())  # the message arrives
+    assert rt.streams.version(table_id) == waiting_at + 1  # the waiting stream wakes
+    feed = rt.streams.feed(table_id)
+    assert feed is not None and feed.top == top and feed.version == rt.streams.version(table_id)
     assert _sent(rt, table_id, players[0], last)[0] == rt.events(table_id, players[0], last)
+    # a commit beyond the feed: the streams must read the log
+    rt.streams._heard(CommitMessage(table_id, top + 1, "elsewhere/1/x").to_text())
+    assert rt.streams.feed(table_id) is None
 
 
 def test_the_status_is_read_only_when_someone_takes_the_packets(
@@ -185,7 +187,6 @@ def test_the_status_is_read_only_when_someone_takes_the_packets(
     reads: list[int] = []
     status = Table.stream_status
     monkeypatch.setattr(Table, "stream_status", lambda self: reads.append(1) or status(self))
-    monkeypatch.setattr(rt, "has_peers", lambda: False)
     rt.act(table_id, players[0], "pick", {"number": 1})  # no stream here, no other worker
     assert reads == []
     last = rt.get_data(table_id, None)["notifications"]["last_packet_id"]

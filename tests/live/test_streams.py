@@ -1,0 +1,244 @@
+"""A commit made by another process (here: another site on the same databases) reaches the
+event streams of that table, waiting in that process, through the site's bus or the poll;
+and the streams' own handling of bus messages (framework.live.streams)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from framework.game.registry import GameRegistry
+from framework.game.table import utcnow
+from framework.live.bus import Bus, InProcessBus
+from framework.live.streams import CommitMessage, Streams, site_channel
+from framework.site import Site, bus_for
+from framework.storage.sqlite import SQLiteStore
+from framework.testing import TestTable
+
+
+class Stream(threading.Thread):
+    """What the SSE route does: read the log after the last id, else wait for a wake-up."""
+
+    def __init__(self, site: Site, table_id: int, after: int, timeout: float = 20) -> None:
+        super().__init__()
+        self.site, self.table_id, self.after, self.timeout = site, table_id, after, timeout
+        self.received: list[dict[str, Any]] = []
+        self.waits = 0
+        self.waiting = threading.Event()
+
+    def run(self) -> None:
+        streams = self.site.streams
+        deadline = time.monotonic() + self.timeout
+        while time.monotonic() < deadline:
+            seen = streams.version(self.table_id)
+            rows = self.site.runtime.events(self.table_id, None, self.after)
+            if rows:
+                self.received = rows
+                return
+            self.waits += 1
+            self.waiting.set()
+            streams.wait(self.table_id, seen, timeout=deadline - time.monotonic())
+
+
+@pytest.mark.all_backends
+def test_a_commit_in_another_process_wakes_the_streams_of_that_table(
+        lab_table: TestTable, registry: GameRegistry, database_url: str | None) -> None:
+    a = lab_table.players[0]
+    other_table = lab_table.harness.create_table(players=3, seed=7)
+    last = {t.id: t.data(None)["notifications"]["last_packet_id"] for t in (lab_table, other_table)}
+    # The second "worker": its own site, connections and bus on the same databases.
+    worker = Site.open(lab_table.harness.site.instance_path, database_url=database_url, registry=registry)
+    streams: list[Stream] = []
+    try:
+        streams = [Stream(worker, lab_table.id, last[lab_table.id]),
+                   Stream(worker, other_table.id, last[other_table.id], timeout=2)]
+        for stream in streams:
+            stream.start()
+            assert stream.waiting.wait(10)
+        lab_table.act(a, "pick", number=3)  # committed by the first site
+        streams[0].join(30)
+        assert not streams[0].is_alive(), "the other worker's stream was never woken"
+        # exactly the public rows of the commit, in order, as the first worker wrote them
+        assert streams[0].received == lab_table.notifications(None, after=last[lab_table.id])
+        assert "picked" in [e["type"] for e in streams[0].received]
+        streams[1].join(30)
+        assert streams[1].received == []  # the table nobody played on sent nothing
+        poller = worker.streams.poller
+        if poller is None:  # PostgreSQL: the site's bus brought it
+            assert worker.streams.heard >= 1
+        else:  # SQLite, MariaDB: one bus per process, and the poll found the commit
+            assert poller.wakeups >= 1 and worker.streams.heard == 0
+    finally:
+        for stream in streams:
+            stream.join(30)
+        worker.close()
+
+
+def test_the_sqlite_poller_reads_a_log_only_when_another_connection_committed(tmp_path: Any) -> None:
+    store = SQLiteStore(tmp_path)
+    for table_id in (1, 2):
+        with store.create(table_id) as db:
+            db.execute("CREATE TABLE gamelog (gamelog_packet_id INTEGER PRIMARY KEY, x TEXT)")
+    with store.connect(1) as db:
+        db.execute("INSERT INTO gamelog (x) VALUES ('a')")
+    assert store.latest_packets([1, 2]) == {1: 1, 2: 0}
+    assert store._poll_marks[1][1] == 1
+    reads: list[str] = []
+    store._poll_conns[1].set_trace_callback(reads.append)
+    assert store.latest_packets([1, 2]) == {1: 1, 2: 0}
+    assert reads == ["PRAGMA data_version"]  # nothing committed: the log is not read
+    with store.connect(1) as db:  # another connection commits
+        db.execute("INSERT INTO gamelog (x) VALUES ('b')")
+    assert store.latest_packets([1, 2]) == {1: 2, 2: 0}
+    assert any("MAX(gamelog_packet_id)" in sql for sql in reads)
+    assert store.latest_packets([2]) == {2: 0} and set(store._poll_conns) == {1, 2}
+    store._poll_seen[1] -= 60  # nobody has waited on table 1 for a minute: its connection goes
+    assert store.latest_packets([2]) == {2: 0} and set(store._poll_conns) == {2}
+    store.drop(2)
+    assert store.latest_packets([2]) == {} and not store._poll_conns
+    store.max_open = 0  # no file to spare: the ordinary connections read the log
+    assert store.latest_packets([1]) == {1: 2} and not store._poll_conns
+    store.close()
+
+
+# ---------------------------------------------------------------------- messages on one bus
+class Opener:
+    """A bus opener that hands out one shared bus (two processes on one bus) and counts
+    how often it was asked."""
+
+    def __init__(self, bus: Bus) -> None:
+        self.bus = bus
+        self.opened = 0
+        self.lost: list[Callable[[], None]] = []
+
+    def __call__(self, lost: Callable[[], None]) -> Bus:
+        self.opened += 1
+        self.lost.append(lost)
+        return self.bus
+
+
+@pytest.fixture
+def two_processes(tmp_path: Path) -> tuple[Streams, Streams, Opener]:
+    """Two processes' streams of one site on a shared bus (the tables are never read)."""
+    opener = Opener(InProcessBus())
+    store = SQLiteStore(tmp_path)
+    channel = site_channel(f"sqlite:///{tmp_path}/platform.sqlite")
+    return Streams(store, utcnow, opener, channel), Streams(store, utcnow, opener, channel), opener
+
+
+def test_a_commit_wakes_the_other_process_once_and_never_its_own(
+        two_processes: tuple[Streams, Streams, Opener]) -> None:
+    first, second, _ = two_processes
+    for streams in (first, second):
+        streams.listen()
+    seen = {s: s.version(7) for s in (first, second)}
+    first.committed(7, 12)
+    assert first.version(7) == seen[first] + 1  # woken at once by its own commit...
+    assert second.version(7) == seen[second] + 1  # ...and the other process by the bus
+    assert first.heard == 0 and second.heard == 1 and first.published == 1
+    second.committed(8, 3)  # a table the first process never streamed: nothing is made for it
+    assert first.heard == 1 and 8 not in first.listened_tables()
+
+
+def test_a_waiting_stream_of_the_other_process_is_woken(two_processes: tuple[Streams, Streams, Opener]) -> None:
+    first, second, _ = two_processes
+    seen = second.version(7)
+    woken: list[int] = []
+    waiter = threading.Thread(target=lambda: woken.append(second.wait(7, seen, 20)))
+    waiter.start()
+    deadline = time.monotonic() + 10
+    while 7 not in second.watched_tables() and time.monotonic() < deadline:
+        time.sleep(0.005)
+    first.committed(7, 5)
+    waiter.join(20)
+    assert woken == [seen + 1]
+
+
+def test_malformed_messages_and_a_failing_bus_change_nothing(
+        two_processes: tuple[Streams, Streams, Opener], caplog: pytest.LogCaptureFixture) -> None:
+    first, second, opener = two_processes
+    second.listen()
+    before = second.version(7)
+    for text in ("", "not a message", "x 1 s", "7 x s", "7 1 "):
+        second._heard(text)
+    assert second.version(7) == before and second.heard == 0
+    opener.bus.close()  # publishing now raises: the commit stands, the error is logged
+    first.committed(7, 9)
+    assert first.version(7) == 1 and first.publish_errors == 1
+    assert "publishing the commit of table 7" in caplog.text
+
+
+def test_messages_lost_by_the_bus_make_every_stream_read(two_processes: tuple[Streams, Streams, Opener]) -> None:
+    first, _, opener = two_processes
+    first.listen()
+    tables = [3, 4]
+    versions = [first.version(t) for t in tables]
+    opener.lost[0]()  # what the bus calls after it reconnected
+    assert [first.version(t) for t in tables] == [v + 1 for v in versions]
+
+
+def test_the_bus_opens_on_first_use_and_again_in_a_forked_child(
+        two_processes: tuple[Streams, Streams, Opener], monkeypatch: pytest.MonkeyPatch) -> None:
+    first, _, opener = two_processes
+    assert opener.opened == 0  # built, not opened: gunicorn forks the workers after this
+    first.listen()
+    first.committed(1, 1)
+    assert opener.opened == 1
+    parent_sender = first._sender
+    monkeypatch.setattr("framework.live.streams.os.getpid", lambda: 999_999)  # a forked child
+    first.committed(1, 2)
+    assert opener.opened == 2 and first._sender != parent_sender
+    first.listen()  # the child subscribes on its own bus
+    assert first._listening
+    first.close()
+    first.committed(1, 3)  # a closed site opens no bus again
+    assert opener.opened == 2
+
+
+def test_a_message_says_whether_the_feed_already_holds_the_commit() -> None:
+    assert CommitMessage.from_text(CommitMessage(5, 17, "h/1/a").to_text()) == CommitMessage(5, 17, "h/1/a")
+    assert CommitMessage.from_text("5 - h/1/a b").top is None  # the log may have gone back
+    with pytest.raises(ValueError):
+        CommitMessage.from_text("5 17")
+
+
+def test_one_site_id_for_one_database_whatever_the_url_says() -> None:
+    pg = "postgresql+psycopg://arena:pw@DB.example:5432/arena"
+    assert site_channel(pg) == site_channel("postgresql://arena@db.example:5432/arena?arena_pool=4")
+    assert site_channel(pg) != site_channel(pg + "?arena_prefix=b_")  # another site in that database
+    assert site_channel(pg) != site_channel("postgresql://arena@db.example:5432/other")
+    assert site_channel("mysql+pymysql://root@h/arena") != site_channel("mysql+pymysql://root@h/arena2")
+    assert site_channel(pg).startswith("arena.") and len(site_channel(pg)) <= 63
+
+
+def test_the_bus_is_chosen_by_url_then_by_backend(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    class PostgresLike:
+        dialect = "postgresql"
+        conninfo = "postgresql://postgres@127.0.0.1:5432/postgres"
+
+    store = SQLiteStore(tmp_path)
+    try:
+        assert bus_for(store, "redis://127.0.0.1:6379/0")[1] is None  # a bus for every process
+        assert bus_for(store, "memory:")[1] == store.poll_interval_s  # one process's bus: and the poll
+        assert bus_for(PostgresLike(), None)[1] is None  # type: ignore[arg-type]  # LISTEN/NOTIFY
+        opener, poll_s = bus_for(store, None)  # SQLite: one process's bus, and the poll
+        assert poll_s == store.poll_interval_s and isinstance(opener(lambda: None), InProcessBus)
+        monkeypatch.setenv("ARENA_LOG_POLL_S", "0.5")
+        assert bus_for(store, None)[1] == 0.5
+    finally:
+        store.close()
+
+
+def test_a_site_opens_its_bus_only_when_it_is_used(tmp_path: Path, registry: GameRegistry) -> None:
+    """gunicorn builds nothing before it forks, but a site must not start the bus's threads
+    or connect to its server until a stream waits or a commit publishes (in the worker)."""
+    site = Site.open(tmp_path / "instance", registry=registry, bus_url="redis://127.0.0.1:1/0")
+    try:
+        assert site.streams._bus is None and site.streams.poller is None  # nothing connected yet
+    finally:
+        site.close()
