@@ -20,16 +20,10 @@ from framework.core.errors import ArenaError, ConfigError, GameSystemError, User
 from framework.engine.copies import create_copies
 from framework.engine.directory import TableDirectory
 from framework.engine.settle import StateDriver
+from framework.game.globals import GLOBAL_ACTIVE_PLAYER, GLOBAL_MOVE, GLOBAL_PROGRESSION, GLOBAL_STATE
 from framework.game.registry import GameDefinition
 from framework.game.states import SETUP_STATE_ID
-from framework.game.table import (
-    GLOBAL_ACTIVE_PLAYER,
-    GLOBAL_MOVE,
-    GLOBAL_PROGRESSION,
-    GLOBAL_STATE,
-    ActionContext,
-    Table,
-)
+from framework.game.table import ActionContext, Table
 from framework.platform.models import GameTableRecord, Player, TableSeat
 from framework.storage.base import TableConnection
 from framework.storage.sql.errors import SQLError

@@ -25,8 +25,9 @@ from framework.engine.settle import StateDriver
 from framework.engine.views import last_packet_id
 from framework.game.actions import bind_action_args
 from framework.game.feed import Packet
+from framework.game.globals import GLOBAL_MOVE
 from framework.game.states import END_STATE_ID
-from framework.game.table import GLOBAL_MOVE, ActionContext, Table
+from framework.game.table import ActionContext, Table
 
 #: The notifications a commit wrote and the table's status after it.
 Published = tuple[list[Packet], dict[str, Any]]

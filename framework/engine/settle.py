@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from framework.core.errors import GameSystemError
 from framework.engine.copies import copy_tables
+from framework.game.globals import GLOBAL_MOVE, GLOBAL_PROGRESSION
 from framework.game.registry import GameDefinition
 from framework.game.states import END_STATE_ID, State, StateType
-from framework.game.table import GLOBAL_MOVE, GLOBAL_PROGRESSION, Table
+from framework.game.table import Table
 from framework.storage.base import SAVEPOINT_PREFIX
 
 MAX_STATE_STEPS = 10_000

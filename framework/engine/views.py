@@ -9,7 +9,8 @@ from datetime import datetime
 from typing import Any
 
 from framework.engine.directory import TableDirectory
-from framework.game.table import GLOBAL_MOVE, GLOBAL_PROGRESSION, ActionContext, Table
+from framework.game.globals import GLOBAL_MOVE, GLOBAL_PROGRESSION
+from framework.game.table import ActionContext, Table
 from framework.i18n import Translate, clienttranslate, format_message
 
 

@@ -1,0 +1,11 @@
+"""The ids of a table's ``global`` rows: the framework's own (1..9, as on BGA), then the
+game's (10..89) and the options' (100..199)."""
+
+from __future__ import annotations
+
+GLOBAL_STATE = 1
+GLOBAL_ACTIVE_PLAYER = 2
+GLOBAL_MOVE = 3
+GLOBAL_PROGRESSION = 4
+GAME_GLOBAL_MIN, GAME_GLOBAL_MAX = 10, 89
+OPTION_GLOBAL_MIN, OPTION_GLOBAL_MAX = 100, 199
