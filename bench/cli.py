@@ -25,6 +25,16 @@ def bench_runtime_cmd(actions: int, tables: int) -> None:
     click.echo(json.dumps(bench_runtime(actions=actions, tables=tables)))
 
 
+def _game_with_policy(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    from bench.policies import games_with_policies
+
+    known = games_with_policies()
+    if value not in known:
+        raise click.BadParameter(
+            f"{value!r} is not one of {', '.join(known)} (the games with a bench policy)")
+    return value
+
+
 @bench.command("server")
 @click.option("--tables", default=20, show_default=True, type=click.IntRange(min=1),
               help="Tables played at once.")
@@ -34,8 +44,9 @@ def bench_runtime_cmd(actions: int, tables: int) -> None:
               help="ARENA_DATABASE_URL of the run (default: SQLite in a temporary folder).")
 @click.option("--actions", default=20000, show_default=True, help="Stop after this many actions.")
 @click.option("--seconds", default=60.0, show_default=True, help="Stop after this long.")
-@click.option("--game", default="benchgame", show_default=True, type=click.Choice(["benchgame", "belote"]),
-              help="The scaffolded game (2 players) or Belote (4).")
+@click.option("--game", default="benchgame", show_default=True, callback=_game_with_policy,
+              help="The scaffolded game (2 players), or any installed game whose package has "
+                   "bench.bench_policy (as many players as it seats).")
 @guarded
 def bench_server_cmd(tables: int, workers: int, database_url: str | None, actions: int, seconds: float,
                      game: str) -> None:

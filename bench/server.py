@@ -1,39 +1,33 @@
-"""``arena bench server``: the production server (gunicorn, gevent workers) and bots that play
-whole tables over HTTP on loopback, as browsers do: each player reads its event stream and
-acts when the game waits for it. Also the driver of the load and fault tests.
-
-Each player is a small asyncio client (keep-alive HTTP/1.1, Server-Sent Events) in this
-process; the server runs in another process (``python -m framework.web.server``).
+"""``arena bench server``: the production server (gunicorn, gevent workers) in a child
+process, played over HTTP on loopback by the bots of ``bench.players``; also the server of
+the load and fault tests.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import os
-import random
-import re
 import resource
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.runtime import BENCH_GAME, percentile, scaffold_registry
+import httpx
+
+from bench.players import LoadRun, summary
+from bench.policies import policy_for
+from bench.runtime import BENCH_GAME, scaffold_registry
 from framework.game.registry import GameRegistry
 from framework.site import Site
 from framework.web.server import settle_heap
-
-_CSRF = re.compile(r'"csrf": ?"([^"]+)"')
 
 
 # ---------------------------------------------------------------------------------- the server
@@ -84,10 +78,10 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server stopped at start:\n{self.log()[-4000:]}")
             try:
-                with urllib.request.urlopen(self.base_url + "/", timeout=5) as answer:
-                    if answer.status == 200 and len(self.worker_pids()) >= workers:
-                        return
-            except OSError:
+                answer = httpx.get(self.base_url + "/", timeout=5, trust_env=False)
+                if answer.status_code == 200 and len(self.worker_pids()) >= workers:
+                    return
+            except httpx.TransportError:
                 pass
             if time.monotonic() > deadline:
                 self.stop()
@@ -141,454 +135,6 @@ def _proc_stat(pid: str) -> list[str] | None:
     return stat[stat.rfind(")") + 2:].split()
 
 
-# ---------------------------------------------------------------------------------- HTTP
-@dataclass
-class Response:
-    status: int
-    headers: dict[str, str]
-    body: bytes
-
-    def json(self) -> Any:
-        return json.loads(self.body)
-
-
-class HttpConnection:
-    """One keep-alive HTTP/1.1 connection (reopened when the server closes it)."""
-
-    def __init__(self, host: str, port: int) -> None:
-        self.host, self.port = host, port
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
-        self.cookies: dict[str, str] = {}
-        self.retries = 0  # requests sent again on a new connection
-
-    async def _open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-        if self.reader is None or self.writer is None or self.writer.is_closing():
-            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
-        return self.reader, self.writer
-
-    def _head(self, method: str, path: str, headers: dict[str, str] | None, length: int) -> bytes:
-        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}", f"Content-Length: {length}"]
-        if self.cookies:
-            lines.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
-        lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
-        return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
-
-    async def request(self, method: str, path: str, headers: dict[str, str] | None = None,
-                      body: bytes = b"", retry: bool = True) -> Response:
-        """Send once; when the connection breaks, once more on a new one (unless ``retry``
-        is False). Actions carry ``X-Arena-Move``, so a retry never applies one twice."""
-        for attempt in (1, 2) if retry else (2,):
-            reader, writer = await self._open()
-            try:
-                writer.write(self._head(method, path, headers, len(body)) + body)
-                status, head = await self._read_head(reader)
-                data = await self._read_body(reader, head)
-            except (ConnectionError, asyncio.IncompleteReadError) as exc:
-                self.retries += 1
-                if os.environ.get("ARENA_BENCH_DEBUG"):
-                    print("connection broke:", method, path, repr(exc), file=sys.stderr)
-                self.close()
-                # A keep-alive connection the server had closed: send once more on a new one.
-                if attempt == 2 or not isinstance(exc, (ConnectionResetError, asyncio.IncompleteReadError,
-                                                         BrokenPipeError)):
-                    raise
-                continue
-            if head.get("connection", "").lower() == "close":
-                self.close()
-            return Response(status, head, data)
-        raise ConnectionError("unreachable")
-
-    async def _read_head(self, reader: asyncio.StreamReader) -> tuple[int, dict[str, str]]:
-        lines = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
-        parts = lines[0].split(" ", 2)
-        if len(parts) < 2 or not parts[1].isdigit():
-            raise ConnectionError(f"bad status line {lines[0]!r}")
-        status = int(parts[1])
-        head: dict[str, str] = {}
-        for line in lines[1:]:
-            if not line:
-                break
-            name, _, value = line.partition(":")
-            key, value = name.strip().lower(), value.strip()
-            if key == "set-cookie":
-                cookie = value.split(";", 1)[0]
-                cname, _, cvalue = cookie.partition("=")
-                self.cookies[cname.strip()] = cvalue.strip()
-            head[key] = value
-        return status, head
-
-    @staticmethod
-    async def _read_body(reader: asyncio.StreamReader, head: dict[str, str]) -> bytes:
-        if "content-length" in head:
-            return await reader.readexactly(int(head["content-length"]))
-        if head.get("transfer-encoding", "").lower() == "chunked":
-            out = bytearray()
-            while chunk := await _read_chunk(reader):
-                out += chunk
-            await reader.readuntil(b"\r\n")  # after the last chunk
-            return bytes(out)
-        return await reader.read()
-
-    async def stream(self, path: str, headers: dict[str, str],
-                     on_events: Callable[[list[dict[str, Any]]], None], stop: asyncio.Event) -> int:
-        """Read a Server-Sent Events stream; ``on_events`` gets each batch of notifications.
-        Returns the HTTP status (the stream ends when the server or ``stop`` ends it)."""
-        reader, writer = await asyncio.open_connection(self.host, self.port)
-        try:
-            writer.write(self._head("GET", path, {**headers, "Accept": "text/event-stream"}, 0))
-            status, head = await self._read_head(reader)
-            if status != 200:
-                await self._read_body(reader, head)
-                return status
-            chunked = head.get("transfer-encoding", "").lower() == "chunked"
-            buffer = ""
-            while not stop.is_set():
-                if chunked:
-                    data = await _read_chunk(reader)
-                    if not data:
-                        return status
-                    buffer += data.decode()
-                else:
-                    data = await reader.read(65536)
-                    if not data:
-                        return status
-                    buffer += data.decode()
-                batch: list[dict[str, Any]] = []
-                while "\n\n" in buffer:
-                    block, buffer = buffer.split("\n\n", 1)
-                    kind, payload = "message", ""
-                    for line in block.split("\n"):
-                        if line.startswith("event:"):
-                            kind = line[6:].strip()
-                        elif line.startswith("data:"):
-                            payload = line[5:].strip()
-                    if kind == "message" and payload:
-                        batch.append(json.loads(payload))
-                    elif kind == "reset":
-                        batch.append({"type": "_reset"})
-                if batch:
-                    on_events(batch)
-            return status
-        finally:
-            writer.close()
-
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-        self.reader = self.writer = None
-
-
-async def _read_chunk(reader: asyncio.StreamReader) -> bytes:
-    """One chunk of a chunked body (empty: the last one)."""
-    size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
-    if size == 0:
-        return b""
-    data = await reader.readexactly(size + 2)
-    return data[:-2]
-
-
-# ---------------------------------------------------------------------------------- players
-@dataclass
-class View:
-    """What one player knows of the table, from /data and its event stream."""
-
-    state: str = ""
-    state_id: int = 0
-    active: int = 0
-    multiactive: list[int] = field(default_factory=list)
-    args: dict[str, Any] = field(default_factory=dict)
-    private: dict[str, Any] | None = None
-    move: int = 0
-    state_move: int = 0  # the move of the last state event: the view is current when == move
-    last_id: int = 0
-    over: bool = False
-
-    def acting(self, me: int) -> bool:
-        return me in self.multiactive if self.multiactive else self.active == me
-
-
-Policy = Callable[[View, int, random.Random], "tuple[str, dict[str, Any]] | None"]
-
-
-def scaffold_policy(view: View, me: int, rng: random.Random) -> tuple[str, dict[str, Any]] | None:
-    """The scaffolded game: draw until the turn is worth 12, then bank."""
-    if view.state != "playerTurn" or not view.acting(me):
-        return None
-    return ("bank", {}) if int(view.args.get("turn_total", 0)) >= 12 else ("draw", {})
-
-
-def belote_policy(view: View, me: int, rng: random.Random) -> tuple[str, dict[str, Any]] | None:
-    """Belote: random legal bids (passing most of the time) and random legal cards."""
-    if not view.acting(me):
-        return None
-    bids = view.args.get("legal_bids")
-    if bids:
-        if "pass" in bids and rng.random() < 0.7:
-            return "bid", {"bid": "pass"}
-        return "bid", {"bid": rng.choice(bids)}
-    if view.state == "playerTurn":
-        cards = (view.private or {}).get("legal_cards")
-        return ("play_card", {"card": rng.choice(cards)}) if cards else None
-    return None
-
-
-POLICIES: dict[str, Policy] = {BENCH_GAME: scaffold_policy, "belote": belote_policy}
-
-
-@dataclass
-class Stats:
-    latencies: list[float] = field(default_factory=list)  # seconds per action request
-    actions: int = 0
-    errors: int = 0
-    error_kinds: dict[str, int] = field(default_factory=dict)
-    commits: dict[tuple[int, int], tuple[int, float]] = field(default_factory=dict)  # (table, move) -> actor
-    received: list[tuple[int, int, int, float]] = field(default_factory=list)  # table, move, player, t
-    order_violations: int = 0  # an event id not above the previous one on a stream
-    games_finished: int = 0
-    retried_applied: int = 0  # requests retried after a lost answer, refused as already applied
-
-    def error(self, kind: str) -> None:
-        self.errors += 1
-        self.error_kinds[kind] = self.error_kinds.get(kind, 0) + 1
-
-
-class Bot:
-    """One player at one table, over HTTP: its stream, its view, its actions."""
-
-    def __init__(self, run: LoadRun, table_id: int, player_id: int, rng: random.Random) -> None:
-        self.run, self.table_id, self.me, self.rng = run, table_id, player_id, rng
-        self.http = HttpConnection(run.host, run.port)
-        self.view = View()
-        self.csrf = ""
-        self.in_flight = False
-        self.acted: set[int] = set()
-        self.done = asyncio.Event()
-        self.actions = 0
-        self.act_task: asyncio.Task[None] | None = None
-        self.received_ids: list[int] = []  # every notification id the stream delivered
-
-    def path(self, suffix: str) -> str:
-        return f"/table/{self.table_id}{suffix}{'&' if '?' in suffix else '?'}as={self.me}"
-
-    async def play(self) -> None:
-        page = await self.http.request("GET", self.path(""))
-        found = _CSRF.search(page.body.decode("utf-8", "replace"))
-        self.csrf = found.group(1) if found else ""
-        data = (await self.http.request("GET", self.path("/data"))).json()
-        gs = data["gamestate"]
-        self.view = View(state=gs["name"], state_id=int(gs["id"]), active=int(gs["active_player"] or 0),
-                         multiactive=[int(p) for p in gs["multiactive"]], args=dict(gs["args"]),
-                         private=gs["args"].get("_private"), move=int(data.get("move", 0)),
-                         state_move=int(data.get("move", 0)),
-                         last_id=int(data["notifications"]["last_packet_id"]),
-                         over=gs["name"] == "gameEnd")
-        self.maybe_act()
-        while not self.view.over and not self.run.stop.is_set() and not self.done.is_set():
-            status = await self.http.stream(
-                self.path(f"/events?after={self.view.last_id}"), {}, self.on_events, self.run.stop)
-            if status != 200:
-                self.run.stats.error(f"events {status}")
-                await asyncio.sleep(0.2)
-        # self.http stays open: an action may still be waiting for its answer on it (the
-        # run closes it once the table's last answers are in).
-
-    def on_events(self, batch: list[dict[str, Any]]) -> None:
-        now = time.time()
-        view, stats = self.view, self.run.stats
-        seen_moves = set()
-        for ev in batch:
-            if ev.get("type") == "_reset":
-                stats.error("reset")
-                continue
-            if ev["id"] <= view.last_id:
-                stats.order_violations += 1
-                continue
-            view.last_id = ev["id"]
-            self.received_ids.append(ev["id"])
-            move = int(ev.get("move_id") or 0)
-            view.move = max(view.move, move)
-            if move not in seen_moves:
-                seen_moves.add(move)
-                stats.received.append((self.table_id, move, self.me, now))
-            args = ev.get("args") or {}
-            kind = ev["type"]
-            if kind in ("gameStateChange", "gameStateChangePrivateArg", "gameStateMultipleActiveUpdate"):
-                view.state_move = move
-            if kind == "gameStateChange":
-                view.state, view.state_id = args["name"], int(args["id"])
-                view.active = int(args.get("active_player") or 0)
-                view.multiactive = [int(p) for p in args.get("multiactive") or []]
-                view.args, view.private = dict(args.get("args") or {}), None
-                if args["name"] == "gameEnd":
-                    view.over = True
-            elif kind == "gameStateChangePrivateArg" and int(args.get("state_id", -1)) == view.state_id:
-                view.private = args.get("args")
-            elif kind == "gameStateMultipleActiveUpdate":
-                view.multiactive = [int(p) for p in args.get("active") or []]
-        if view.over:
-            self.done.set()
-            self.run.table_over(self.table_id)
-        self.maybe_act()
-
-    def maybe_act(self) -> None:
-        view = self.view
-        if self.in_flight or view.over or self.run.stop.is_set() or view.move in self.acted:
-            return
-        if view.state_move != view.move:
-            return  # the rows of a move are still arriving: wait for its state
-
-        choice = self.run.policy(self.view, self.me, self.rng)
-        if choice is None or not self.run.may_act(self.table_id):
-            return
-        self.in_flight = True
-        self.acted.add(self.view.move)
-        self.act_task = asyncio.get_running_loop().create_task(self._act(*choice, self.view.move))
-
-    async def _act(self, action: str, args: dict[str, Any], seen: int) -> None:
-        stats = self.run.stats
-        body = json.dumps(args).encode()
-        headers = {"Content-Type": "application/json", "X-CSRF-Token": self.csrf, "X-Arena-Move": str(seen)}
-        started = time.perf_counter()
-        retries = self.http.retries
-        try:
-            answer = await self.http.request("POST", self.path(f"/act/{action}"), headers, body)
-        except (OSError, asyncio.IncompleteReadError) as exc:
-            stats.error(type(exc).__name__)
-            self.in_flight = False
-            return
-        elapsed = time.perf_counter() - started
-        if answer.status == 200:
-            data = answer.json()
-            stats.latencies.append(elapsed)
-            stats.actions += 1
-            self.actions += 1
-            stats.commits[(self.table_id, int(data["move"]))] = (self.me, float(data["committed_at"]))
-            self.view.move = max(self.view.move, int(data["move"]))
-            self.run.acted(self.table_id)
-        else:
-            code = "?"
-            try:
-                code = answer.json()["error"]["code"]
-            except (ValueError, KeyError, TypeError):
-                pass
-            if code == "stale_move" and self.http.retries > retries:
-                # The connection broke after the server took the action; the retry was
-                # refused, not applied twice: the action counts once, from the stream.
-                stats.retried_applied += 1
-            else:
-                stats.error(f"act {answer.status} {code}")
-        self.in_flight = False
-        self.maybe_act()
-
-
-# ---------------------------------------------------------------------------------- a run
-class LoadRun:
-    """Bots playing ``tables`` (each a list of player ids) at once; ``slots`` of them in play
-    at any moment, the next table taking the place of a finished one."""
-
-    def __init__(self, host: str, port: int, tables: Sequence[tuple[int, Sequence[int]]],
-                 policy: Policy, slots: int | None = None, max_actions: int | None = None,
-                 max_actions_per_table: int | None = None, seed: int = 1) -> None:
-        self.host, self.port = host, port
-        self.queue = list(tables)
-        self.slots = slots or len(self.queue)
-        self.policy = policy
-        self.max_actions = max_actions
-        self.max_per_table = max_actions_per_table
-        self.per_table: dict[int, int] = {}
-        self.stats = Stats()
-        self.rng = random.Random(seed)
-        self.stop = asyncio.Event()
-        self._finished: dict[int, asyncio.Event] = {}
-        self.bots: list[Bot] = []  # every bot of the run (the tests inspect them afterwards)
-
-    def may_act(self, table_id: int) -> bool:
-        if self.max_per_table is not None and self.per_table.get(table_id, 0) >= self.max_per_table:
-            self.table_over(table_id, finished=False)  # played enough, not to its end
-            return False
-        return True
-
-    def acted(self, table_id: int) -> None:
-        self.per_table[table_id] = self.per_table.get(table_id, 0) + 1
-        if self.max_actions is not None and self.stats.actions >= self.max_actions:
-            self.stop.set()
-
-    def table_over(self, table_id: int, finished: bool = True) -> None:
-        """The bots leave the table: its game ended (``finished``) or the run asks no more."""
-        event = self._finished.get(table_id)
-        if event is not None and not event.is_set():
-            event.set()
-            if finished:
-                self.stats.games_finished += 1
-
-    async def _slot(self) -> None:
-        while self.queue and not self.stop.is_set():
-            table_id, players = self.queue.pop(0)
-            finished = self._finished[table_id] = asyncio.Event()
-            bots = [Bot(self, table_id, pid, random.Random(self.rng.random())) for pid in players]
-            self.bots += bots
-            tasks = [asyncio.create_task(bot.play()) for bot in bots]
-            waiters = [asyncio.create_task(finished.wait()), asyncio.create_task(self.stop.wait())]
-            # A bot that fails ends its table too (its error is counted below).
-            await asyncio.wait([*waiters, *tasks], return_when=asyncio.FIRST_COMPLETED)
-            for waiter in waiters:
-                waiter.cancel()
-            for bot in bots:
-                bot.done.set()
-            in_flight = [bot.act_task for bot in bots if bot.act_task is not None]
-            if in_flight:  # the last answers, before their connections close
-                await asyncio.wait(in_flight, timeout=30)
-            # the streams end at their next event or keep-alive; do not wait for them
-            for task in tasks:
-                task.cancel()
-            for outcome in await asyncio.gather(*tasks, return_exceptions=True):
-                if isinstance(outcome, Exception):  # a cancelled task is not an Exception
-                    self.stats.error(f"bot {type(outcome).__name__}")
-            for bot in bots:
-                bot.http.close()
-
-    async def run(self, timeout: float) -> float:
-        """Play; returns the seconds it took (until ``max_actions``, the last table, or timeout)."""
-        started = time.perf_counter()
-        slots = [asyncio.create_task(self._slot()) for _ in range(self.slots)]
-        try:
-            await asyncio.wait_for(asyncio.gather(*slots), timeout)
-        except TimeoutError:
-            self.stop.set()
-            for task in slots:
-                task.cancel()
-            await asyncio.gather(*slots, return_exceptions=True)
-        return time.perf_counter() - started
-
-    def notify_latencies(self) -> list[float]:
-        """Commit -> event received, for each player other than the one who made the move."""
-        out = []
-        for table_id, move, player, received in self.stats.received:
-            commit = self.stats.commits.get((table_id, move))
-            if commit is not None and commit[0] != player:
-                out.append(max(0.0, received - commit[1]))
-        return out
-
-
-def summary(run: LoadRun, seconds: float) -> dict[str, Any]:
-    lat = run.stats.latencies
-    notify = run.notify_latencies()
-    return {
-        "actions": run.stats.actions,
-        "seconds": round(seconds, 2),
-        "actions_per_s": round(run.stats.actions / seconds, 1) if seconds else 0.0,
-        "p50_ms": round(statistics.median(lat) * 1000, 2) if lat else 0.0,
-        "p95_ms": round(percentile(lat, 0.95) * 1000, 2),
-        "p99_ms": round(percentile(lat, 0.99) * 1000, 2),
-        "notify_p99_ms": round(percentile(notify, 0.99) * 1000, 2),
-        "errors": run.stats.errors,
-        "error_kinds": dict(sorted(run.stats.error_kinds.items())),
-        "games_finished": run.stats.games_finished,
-        "retried_applied": run.stats.retried_applied,
-    }
-
-
 # ---------------------------------------------------------------------------------- the bench
 def create_tables(site: Site, game: str, count: int, players: int, options: dict[Any, Any],
                   threads: int = 4) -> list[tuple[int, list[int]]]:
@@ -638,25 +184,27 @@ def bench_server(tables: int = 20, workers: int = 2, database_url: str | None = 
 
 def _bench_server(tables: int, workers: int, database_url: str | None, actions: int, seconds: float,
                   game: str) -> dict[str, Any]:
+    policy = policy_for(game)
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
         root = Path(tmp)
         instance = root / "instance"
         registry: GameRegistry | None = None
         extra: list[Path] = []
         options: dict[Any, Any] = {}
-        players = 4
         if game == BENCH_GAME:
             registry = scaffold_registry(root)
             extra = [root / "scaffold_games"]
-            options, players = {"target": 3}, 2
+            options = {"target": 3}
         site = Site.open(instance, database_url=database_url, registry=registry)
         try:
+            # the scaffolded game with 2 players; any other with as many as it seats
+            players = 2 if game == BENCH_GAME else site.runtime.registry.get(game).info.max_players
             per_game = 70 if game == BENCH_GAME else 400  # actions a game takes, roughly
             count = tables * (actions // (tables * per_game) + 2)
             specs = create_tables(site, game, count, players, options)
             server = ServerProcess.start(instance, workers, database_url, extra)
             try:
-                run = LoadRun(server.host, server.port, specs, POLICIES[game], slots=tables,
+                run = LoadRun(server.host, server.port, specs, policy, slots=tables,
                               max_actions=actions)
                 settle_heap()  # the bots' process, as the workers do
                 server_before = server.cpu_seconds()

@@ -42,7 +42,6 @@ class ActionResult:
     last_notification_id: int
     game_over: bool
     move: int = 0  # the table's move number after the action (send it back as ``seen_move``)
-    committed_at: float = 0.0  # time.time() just after the commit (notification latency)
 
 
 class Gatekeeper:

@@ -7,7 +7,6 @@ and the tables' event streams.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
@@ -155,7 +154,6 @@ class Runtime:
         is refused with ``StaleMoveError`` and applies nothing: each view acts once.
         """
         result, published = self.gatekeeper.act(table_id, player_id, action, args, seen_move)
-        result.committed_at = time.time()
         self._after_commit(result.table_id, result.game_over, published, result.last_notification_id)
         return result
 

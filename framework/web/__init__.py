@@ -5,18 +5,19 @@ Production: ``gunicorn -k gevent -w 4 'framework.web:create_app()'`` (see the RE
 
 from __future__ import annotations
 
-import copy
 import fcntl
+import hashlib
 import logging
 import os
 import secrets
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app, g, jsonify, render_template, request
 from flask.sessions import SecureCookieSessionInterface
-from itsdangerous import BadSignature
+from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
@@ -37,8 +38,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     variable, else ./instance), ``ARENA_DATABASE_URL`` and ``ARENA_BUS_URL`` (default: the environment's),
     ``ARENA_REGISTRY`` (a ``GameRegistry``, for tests), ``SSE_KEEPALIVE`` / ``SSE_POLL`` / ``SSE_MAX_SECONDS``
     (event stream timings), ``SECRET_KEY`` (else ``ARENA_SECRET_KEY``, else one is made and kept
-    in the instance), ``ACT_LANE`` (default True: ordinary moves are answered before Flask,
-    see ``framework.web.fastlane``).
+    in the instance).
     """
     app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=str(STATIC),
                 static_url_path="/static/arena", instance_relative_config=False)
@@ -80,10 +80,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     for module in (language, auth, lobby, play, studio, gamehelp, players, control):
         app.register_blueprint(module.bp)
     _register_error_handlers(app)
-    if app.config.get("ACT_LANE", True):
-        from framework.web.fastlane import ActLane
-
-        app.wsgi_app = ActLane(app, app.wsgi_app)  # type: ignore[method-assign]
     return app
 
 
@@ -97,64 +93,62 @@ class _IdConverter(IntegerConverter):
 
 
 class _SessionInterface(SecureCookieSessionInterface):
-    """Flask's signed-cookie sessions, with the signing serializer made once per key rather
-    than on every request (it is on the path of every action)."""
+    """Flask's signed-cookie sessions (every request's cookie has its signature and age
+    checked), with less work per request: the serializer and its signers are made once per
+    key, the HMAC runs in OpenSSL (Flask's default digest is a Python function, which sends
+    ``hmac`` down its pure-Python path) and an unchanged session is not looked at again
+    when the answer leaves."""
 
+    digest_method = staticmethod(hashlib.sha1)
     _cached: tuple[tuple[Any, ...], Any] | None = None
-
-    _verified: dict[tuple[Any, str], tuple[float, dict[str, Any]]]
-    MAX_VERIFIED = 4096
-
-    def __init__(self) -> None:
-        self._verified = {}
 
     def get_signing_serializer(self, app: Flask) -> Any:
         key = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
         cached = self._cached
         if cached is None or cached[0] != key:
-            cached = self._cached = (key, super().get_signing_serializer(app))
+            serializer = super().get_signing_serializer(app)
+            if serializer is not None:
+                serializer = _OnceSignedSerializer(
+                    serializer.secret_keys, salt=serializer.salt, serializer=self.serializer,
+                    signer_kwargs=serializer.signer_kwargs)
+            cached = self._cached = (key, serializer)
         return cached[1]
 
-    def open_session(self, app: Flask, request: Any) -> Any:
-        """The session of the request's cookie (a fresh one when it has none, or a bad or
-        expired one)."""
-        if self.get_signing_serializer(app) is None:
-            return None
-        data = self.verified(app, request.cookies.get(self.get_cookie_name(app)))
-        if data is None:
-            return self.session_class()
-        # a copy: the request may change its session (lists and dicts too, e.g. flash)
-        return self.session_class({k: copy.deepcopy(v) if isinstance(v, (list, dict)) else v
-                                   for k, v in data.items()})
+    def save_session(self, app: Flask, session: Any, response: Any) -> None:
+        if session.modified or (session and self.should_set_cookie(app, session)):
+            super().save_session(app, session, response)
+        elif session.accessed:
+            if "Vary" in response.headers:
+                response.vary.add("Cookie")
+            else:
+                response.headers["Vary"] = "Cookie"
 
-    def verified(self, app: Flask, value: str | None) -> dict[str, Any] | None:
-        """The data of a session cookie whose signature holds and which has not expired
-        (``PERMANENT_SESSION_LIFETIME``), else None; not to be changed. A cookie whose
-        signature was checked is remembered with its signing time (a player's browser sends
-        the same cookie with every action)."""
-        serializer = self.get_signing_serializer(app)
-        if serializer is None or not value:
-            return None
-        max_age = int(app.permanent_session_lifetime.total_seconds())
-        key = (self._cached[0] if self._cached else None, value)
-        hit = self._verified.get(key)
-        if hit is None:
-            try:
-                data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
-            except BadSignature:
-                return None
-            if not isinstance(data, dict):
-                return None
-            hit = (signed.timestamp(), data)
-            if len(self._verified) >= self.MAX_VERIFIED:
-                oldest = next(iter(self._verified), None)
-                if oldest is not None:
-                    self._verified.pop(oldest, None)
-            self._verified[key] = hit
-        elif not 0 <= time.time() - hit[0] <= max_age:
-            self._verified.pop(key, None)
-            return None
-        return hit[1]
+
+class _DerivedOnceSigner(TimestampSigner):
+    """A signer whose key is derived from the secret once (itsdangerous derives it again for
+    every signature it makes or checks)."""
+
+    def derive_key(self, secret_key: str | bytes | None = None) -> bytes:
+        derived: dict[str | bytes | None, bytes] = self.__dict__.setdefault("_derived", {})
+        key = derived.get(secret_key)
+        if key is None:
+            key = derived[secret_key] = super().derive_key(secret_key)
+        return key
+
+
+class _OnceSignedSerializer(URLSafeTimedSerializer):
+    """itsdangerous's cookie serializer with its signers made once, not per cookie."""
+
+    default_signer = _DerivedOnceSigner
+
+    def iter_unsigners(self, salt: str | bytes | None = None) -> Iterator[Any]:
+        if salt is not None and salt != self.salt:
+            yield from super().iter_unsigners(salt)
+            return
+        signers = self.__dict__.get("_signers")
+        if signers is None:
+            signers = self._signers = tuple(super().iter_unsigners(salt))
+        yield from signers
 
 
 def _instance_secret(instance: Path) -> str:

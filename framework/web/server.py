@@ -88,74 +88,6 @@ def settle_heap() -> None:
     gc.freeze()
 
 
-class _HeldBytes:
-    """Stands in for a response's socket while gunicorn writes the head: keeps the bytes."""
-
-    def __init__(self) -> None:
-        self.data = b""
-
-    def sendall(self, data: bytes) -> None:
-        self.data += data
-
-
-def one_send_responses() -> None:
-    """Make gunicorn send a response's head with its first body bytes, in one ``send``.
-
-    gunicorn sends the head as soon as the body's first bytes come, then the bytes: two
-    system calls and, on the other side, two wake-ups per answer (an action's answer is one
-    small JSON body). The head is held back until the first body bytes (or the end of the
-    response, or a ``sendfile``) and leaves with them. Applied in each worker, once.
-    """
-    from gunicorn.http import wsgi
-
-    base = wsgi.Response
-    if getattr(base, "arena_one_send", False):
-        return
-
-    class OneSendResponse(base):  # type: ignore[misc, valid-type]
-        arena_one_send = True
-        _held = b""
-        sock: Any
-
-        def send_headers(self) -> None:
-            if self.headers_sent:
-                return
-            sock, holder = self.sock, _HeldBytes()
-            self.sock = holder
-            try:
-                super().send_headers()
-            finally:
-                self.sock = sock
-            self._held = holder.data
-
-        def _release(self, body: bytes = b"") -> None:
-            held, self._held = self._held, b""
-            if held or body:
-                self.sock.sendall(held + body)
-
-        def _emit_body(self, data: bytes) -> None:
-            if not self._held:
-                super()._emit_body(data)
-            elif self.chunked:
-                self._release(b"%X\r\n%s\r\n" % (len(data), data))
-            else:
-                self._release(data)
-
-        def sendfile(self, respiter: Any) -> Any:
-            self.send_headers()
-            self._release()
-            return super().sendfile(respiter)
-
-        def close(self) -> None:
-            self.send_headers()
-            if self.chunked:
-                self._release(b"0\r\n\r\n")
-            else:
-                self._release()
-
-    wsgi.Response = OneSendResponse
-
-
 def prepare(instance: Path, database_url: str | None) -> None:
     """Create and migrate the site once, before any worker starts.
 
@@ -209,7 +141,6 @@ def serve_production(instance: Path, host: str = "127.0.0.1", port: int = 8000,
                 self.cfg.set(key, value)
 
         def load(self) -> Any:
-            one_send_responses()
             return create_worker_app()
 
     profile_dir = os.environ.get("ARENA_PROFILE_DIR")

@@ -1,9 +1,11 @@
-"""Benchmark of the pure Belote engine: complete hands of random legal cards per second."""
+"""Belote's benchmarks: the pure engine (complete hands of random legal cards per second)
+and the play policy of ``arena bench server --game belote`` (``bench_policy``)."""
 
 from __future__ import annotations
 
 import random
 import time
+from typing import Any, Protocol
 
 from .rules import Contract, PlayState, Rules, trump_from_code
 
@@ -44,3 +46,29 @@ def bench_pure(hands: int, seed: int) -> dict[str, float | int]:
     elapsed = time.perf_counter() - start
     return {"pure_hands_per_s": hands / elapsed if elapsed > 0 else float("inf"),
             "hands": hands}
+
+
+class TableView(Protocol):
+    """What a benchmark player knows of its table (``bench.policies.View``)."""
+
+    state: str
+    args: dict[str, Any]
+    private: dict[str, Any] | None
+
+    def acting(self, me: int) -> bool: ...
+
+
+def bench_policy(view: TableView, me: int, rng: random.Random) -> tuple[str, dict[str, Any]] | None:
+    """Random legal bids (passing most of the time) and random legal cards; None while
+    another player is to act."""
+    if not view.acting(me):
+        return None
+    bids = view.args.get("legal_bids")
+    if bids:
+        if "pass" in bids and rng.random() < 0.7:
+            return "bid", {"bid": "pass"}
+        return "bid", {"bid": rng.choice(bids)}
+    if view.state == "playerTurn":
+        cards = (view.private or {}).get("legal_cards")
+        return ("play_card", {"card": rng.choice(cards)}) if cards else None
+    return None

@@ -118,6 +118,17 @@ def test_bench_server_prints_json(arena) -> None:  # type: ignore[no-untyped-def
     assert figures["client_cpu_ms_per_action"] > 0 and figures["server_cpu_ms_per_action"] > 0
 
 
+def test_bench_server_plays_the_games_that_bring_a_policy(arena) -> None:  # type: ignore[no-untyped-def]
+    from bench.policies import games_with_policies, policy_for, scaffold_policy
+    from games.belote.bench import bench_policy
+
+    assert games_with_policies()[:1] == ["benchgame"] and "belote" in games_with_policies()
+    assert policy_for("belote") is bench_policy and policy_for("benchgame") is scaffold_policy
+    result = arena("bench", "server", "--game", "chess")
+    assert result.exit_code == 2 and "benchgame" in result.output and "belote" in result.output
+    assert "Traceback" not in result.output
+
+
 def test_serve_refuses_workers_without_production(arena) -> None:  # type: ignore[no-untyped-def]
     result = arena("serve", "--workers", "3")
     assert result.exit_code == 2 and "--workers needs --production" in result.output

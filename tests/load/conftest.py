@@ -3,16 +3,14 @@ each backend, with the test's own site on the same databases to check what the s
 
 from __future__ import annotations
 
-import asyncio
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from bench.server import HttpConnection, Response, ServerProcess
+from bench.client import HttpClient
+from bench.server import ServerProcess
 from framework.game.registry import GameRegistry
 from framework.site import Site
 from framework.web.server import registry_with
@@ -33,14 +31,8 @@ class Served:
     server: ServerProcess
     pid_file: Path
 
-    def client(self) -> HttpConnection:
-        return HttpConnection(self.server.host, self.server.port)
-
-
-def request(conn: HttpConnection, method: str, path: str, headers: dict[str, str] | None = None,
-            body: Any = None) -> Response:
-    data = b"" if body is None else json.dumps(body).encode()
-    return asyncio.run(conn.request(method, path, headers, data))
+    def client(self) -> HttpClient:
+        return HttpClient(self.server.host, self.server.port)
 
 
 @pytest.fixture(scope="module", params=BACKENDS)

@@ -14,9 +14,11 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+from httpx import Response
 
-from bench.server import HttpConnection, Response
+from bench.client import HttpClient
 from framework.core.errors import StorageUnavailableError
 from framework.site import Site
 from framework.testing import GameHarness
@@ -24,14 +26,14 @@ from framework.web import create_app
 from tests.load.conftest import Served, load_registry, new_fault_table, step_kinds
 
 
-async def csrf(conn: HttpConnection, table_id: int, player: int) -> str:
+async def csrf(conn: HttpClient, table_id: int, player: int) -> str:
     page = await conn.request("GET", f"/table/{table_id}?as={player}")
-    found = re.search(r'"csrf": ?"([^"]+)"', page.body.decode())
+    found = re.search(r'"csrf": ?"([^"]+)"', page.text)
     assert found
     return found.group(1)
 
 
-async def post(conn: HttpConnection, table_id: int, player: int, action: str, args: dict[str, Any],
+async def post(conn: HttpClient, table_id: int, player: int, action: str, args: dict[str, Any],
                move: int, retry: bool = True) -> Response:
     token = await csrf(conn, table_id, player)
     return await conn.request(
@@ -62,19 +64,19 @@ def test_a_worker_killed_in_the_middle_of_an_action(served: Served) -> None:
         os.kill(worker, signal.SIGKILL)
         try:
             first: BaseException | Response = await slow
-        except (ConnectionError, asyncio.IncompleteReadError) as exc:
+        except httpx.TransportError as exc:
             first = exc
-        conn.close()
+        await conn.aclose()
         # the client's retry: the same request on a new connection (another worker)
         again = served.client()
         try:
             return first, await post(again, table_id, a, "slow", {"seconds": 0}, move)
         finally:
-            again.close()
+            await again.aclose()
 
     first, retried = asyncio.run(go())
     assert not isinstance(first, Response), "the killed worker answered"
-    assert retried.status == 200, retried.body
+    assert retried.status_code == 200, retried.content
     assert step_kinds(site, table_id) == ["slow"]  # applied once: the killed attempt left nothing
     assert site.runtime.get_data(table_id, a)["move"] == move + 1
     assert len(served.server.worker_pids()) >= 1
@@ -138,13 +140,13 @@ def test_the_database_connection_dropped_mid_transaction(served: Served) -> None
             first = await slow
             return first, await post(conn, table_id, a, "slow", {"seconds": 0}, move)
         finally:
-            conn.close()
+            await conn.aclose()
 
     first, retried = asyncio.run(go())
-    assert first.status == 503, first.body
+    assert first.status_code == 503, first.content
     assert first.json()["error"]["code"] == "storage_unavailable"
     assert int(first.headers["retry-after"]) > 0
-    assert retried.status == 200, retried.body
+    assert retried.status_code == 200, retried.content
     assert step_kinds(site, table_id) == ["slow"]
 
 
@@ -159,12 +161,12 @@ def test_an_exception_in_game_code_changes_nothing(served: Served) -> None:
             crashed = await post(conn, table_id, a, "crash", {}, move)
             return crashed, await post(conn, table_id, a, "step", {}, move)
         finally:
-            conn.close()
+            await conn.aclose()
 
     crashed, stepped = asyncio.run(go())
-    assert crashed.status == 500 and crashed.json()["error"]["code"] == "game_error"
+    assert crashed.status_code == 500 and crashed.json()["error"]["code"] == "game_error"
     assert "error log" in crashed.json()["error"]["message"]
-    assert stepped.status == 200
+    assert stepped.status_code == 200
     assert step_kinds(site, table_id) == ["step"]  # the crash's own write was rolled back
     errors = site.runtime.errors(table_id)
     assert errors and "fails on purpose" in errors[-1]["traceback"]

@@ -17,17 +17,12 @@ import time
 from pathlib import Path
 
 import pytest
+from httpx import Response
 
-from bench.server import (
-    POLICIES,
-    HttpConnection,
-    LoadRun,
-    Response,
-    ServerProcess,
-    check_gamelogs,
-    create_tables,
-    free_port,
-)
+from bench.client import HttpClient
+from bench.players import LoadRun
+from bench.policies import policy_for
+from bench.server import ServerProcess, check_gamelogs, create_tables, free_port
 from framework.site import Site
 from tests.load.conftest import Served, new_fault_table, step_kinds
 
@@ -79,7 +74,7 @@ def test_many_belote_tables_played_by_bots_at_once(served: Served) -> None:
     ids = [t for t, _ in specs]
     watcher = CardWatcher(site, ids)
     watcher.start()
-    run = LoadRun(served.server.host, served.server.port, specs, POLICIES["belote"],
+    run = LoadRun(served.server.host, served.server.port, specs, policy_for("belote"),
                   max_actions_per_table=ACTIONS_PER_TABLE, seed=7)
     try:
         elapsed = asyncio.run(run.run(timeout=240))
@@ -103,9 +98,9 @@ def test_many_belote_tables_played_by_bots_at_once(served: Served) -> None:
             assert got == truth, (bot.table_id, bot.me)
 
 
-async def csrf(conn: HttpConnection, table_id: int, player: int) -> str:
+async def csrf(conn: HttpClient, table_id: int, player: int) -> str:
     page = await conn.request("GET", f"/table/{table_id}?as={player}")
-    found = re.search(r'"csrf": ?"([^"]+)"', page.body.decode())
+    found = re.search(r'"csrf": ?"([^"]+)"', page.text)
     assert found
     return found.group(1)
 
@@ -125,7 +120,7 @@ def act_at_once(served: Served, table_id: int, calls: list[tuple[int, str, int]]
                 for c, token, (player, action, move) in zip(conns, tokens, calls, strict=True)]))
         finally:
             for c in conns:
-                c.close()
+                await c.aclose()
 
     return asyncio.run(go())
 
@@ -136,9 +131,9 @@ def test_a_double_click_applies_once_across_workers(served: Served) -> None:
     for round_no in range(12):
         move = site.runtime.get_data(table_id, a)["move"]
         answers = act_at_once(served, table_id, [(a, "step", move), (a, "step", move)])
-        codes = sorted(r.status for r in answers)
-        assert codes == [200, 409], (round_no, [r.body for r in answers])
-        refused = next(r for r in answers if r.status == 409).json()["error"]
+        codes = sorted(r.status_code for r in answers)
+        assert codes == [200, 409], (round_no, [r.content for r in answers])
+        refused = next(r for r in answers if r.status_code == 409).json()["error"]
         assert refused["code"] == "stale_move"
     assert len(step_kinds(site, table_id)) == 12
     assert check_gamelogs(site, [table_id]) == []
@@ -150,11 +145,11 @@ def test_players_racing_in_a_multiactive_state_all_land(served: Served) -> None:
     for _ in range(6):
         move = site.runtime.get_data(table_id, None)["move"]
         first = act_at_once(served, table_id, [(players[0], "vote", move)])
-        assert first[0].status == 200
+        assert first[0].status_code == 200
         data = site.runtime.get_data(table_id, None)
         assert data["gamestate"]["name"] == "vote"
         answers = act_at_once(served, table_id, [(p, "vote", data["move"]) for p in players])
-        assert [r.status for r in answers] == [200] * 4, [r.body for r in answers]
+        assert [r.status_code for r in answers] == [200] * 4, [r.content for r in answers]
         assert site.runtime.get_data(table_id, None)["gamestate"]["name"] == "play"
     assert step_kinds(site, table_id).count("vote") == 24
     assert check_gamelogs(site, [table_id]) == []
