@@ -12,6 +12,7 @@ import pytest
 from framework.game.registry import GameRegistry, load_game_from_directory
 from framework.scaffold import new_game
 from framework.site import Site
+from tests.backends import PlatformTemplate
 
 GAME = "relgame"
 
@@ -43,7 +44,8 @@ class Workspace:
 
 
 @pytest.fixture
-def workspace(tmp_path: Path, database_url: str | None) -> Iterator[Workspace]:
+def workspace(tmp_path: Path, database_url: str | None,
+              platform_template: PlatformTemplate) -> Iterator[Workspace]:
     repo = tmp_path / "repo"
     (repo / "games").mkdir(parents=True)
     git(repo, "init", "-q")
@@ -54,7 +56,8 @@ def workspace(tmp_path: Path, database_url: str | None) -> Iterator[Workspace]:
     git(repo, "commit", "-q", "-m", "a new game")
     registry = GameRegistry(packages={})
     registry.add_definition(load_game_from_directory(folder, f"arena_ws_{tmp_path.name}"))
-    site = Site.open(tmp_path / "instance", database_url=database_url, registry=registry)
+    platform_template.seed(tmp_path / "instance", database_url)
+    site = Site.open(tmp_path / "instance", database_url=database_url, registry=registry, migrate=False)
     yield Workspace(repo, folder, site)
     site.close()
 
