@@ -10,7 +10,7 @@ import pytest
 from framework.game.registry import GameDefinition, GameRegistry, load_game_from_directory
 from framework.site import Site
 from framework.testing import GameHarness, TestTable
-from tests.backends import BACKENDS, PostgresRun, require, server_site_url
+from tests.backends import BACKENDS, PlatformTemplate, PostgresRun, require, server_site_url
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -53,6 +53,12 @@ def database_url(request: pytest.FixtureRequest) -> Iterator[str | None]:
     yield from server_site_url(kind, pg_run)
 
 
+@pytest.fixture(scope="session")
+def platform_template(tmp_path_factory: pytest.TempPathFactory) -> PlatformTemplate:
+    """The platform database migrated once per run (the fixtures' sites start from a copy)."""
+    return PlatformTemplate(tmp_path_factory.mktemp("platform-template"))
+
+
 @pytest.fixture
 def registry() -> GameRegistry:
     reg = GameRegistry(packages={})
@@ -61,14 +67,18 @@ def registry() -> GameRegistry:
 
 
 @pytest.fixture
-def site(tmp_path: Path, registry: GameRegistry, database_url: str | None) -> Iterator[Site]:
-    s = Site.open(tmp_path / "instance", database_url=database_url, registry=registry)
+def site(tmp_path: Path, registry: GameRegistry, database_url: str | None,
+         platform_template: PlatformTemplate) -> Iterator[Site]:
+    platform_template.seed(tmp_path / "instance", database_url)
+    s = Site.open(tmp_path / "instance", database_url=database_url, registry=registry, migrate=False)
     yield s
     s.close()
 
 
 @pytest.fixture
-def lab(tmp_path: Path, registry: GameRegistry, database_url: str | None) -> Iterator[GameHarness]:
+def lab(tmp_path: Path, registry: GameRegistry, database_url: str | None,
+        platform_template: PlatformTemplate) -> Iterator[GameHarness]:
+    platform_template.seed(tmp_path / "instance", database_url)  # the harness finds it at head
     with GameHarness("labgame", tmp_path, registry=registry, database_url=database_url) as h:
         yield h
 

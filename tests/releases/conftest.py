@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ import pytest
 from framework.game.registry import GameRegistry, load_game_from_directory
 from framework.scaffold import new_game
 from framework.site import Site
+from tests.backends import PlatformTemplate
 
 GAME = "relgame"
 
@@ -42,19 +44,30 @@ class Workspace:
         path.write_text(path.read_text() + text)
 
 
-@pytest.fixture
-def workspace(tmp_path: Path, database_url: str | None) -> Iterator[Workspace]:
-    repo = tmp_path / "repo"
+@pytest.fixture(scope="session")
+def scaffolded_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A git repository whose one commit is the scaffolded game (made once; tests get a copy)."""
+    repo = tmp_path_factory.mktemp("scaffolded") / "repo"
     (repo / "games").mkdir(parents=True)
     git(repo, "init", "-q")
     git(repo, "config", "user.email", "dev@example.invalid")
     git(repo, "config", "user.name", "Dev")
-    folder = new_game(GAME, repo / "games")
+    new_game(GAME, repo / "games")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "a new game")
+    return repo
+
+
+@pytest.fixture
+def workspace(tmp_path: Path, database_url: str | None, platform_template: PlatformTemplate,
+              scaffolded_repo: Path) -> Iterator[Workspace]:
+    repo = tmp_path / "repo"
+    shutil.copytree(scaffolded_repo, repo, symlinks=True)  # the test's own repository
+    folder = repo / "games" / GAME
     registry = GameRegistry(packages={})
     registry.add_definition(load_game_from_directory(folder, f"arena_ws_{tmp_path.name}"))
-    site = Site.open(tmp_path / "instance", database_url=database_url, registry=registry)
+    platform_template.seed(tmp_path / "instance", database_url)
+    site = Site.open(tmp_path / "instance", database_url=database_url, registry=registry, migrate=False)
     yield Workspace(repo, folder, site)
     site.close()
 

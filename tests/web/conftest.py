@@ -14,12 +14,14 @@ from flask.testing import FlaskClient
 from framework.engine.runtime import Runtime, RuntimeHooks
 from framework.game.registry import GameRegistry
 from framework.web import create_app
+from tests.backends import PlatformTemplate
 
 CSRF = re.compile(rb'name="csrf_token" value="([^"]+)"')
 
 
 @pytest.fixture
-def app(tmp_path: Path, registry: GameRegistry) -> Iterator[Flask]:
+def app(tmp_path: Path, registry: GameRegistry, platform_template: PlatformTemplate) -> Iterator[Flask]:
+    platform_template.seed(tmp_path / "instance", None)  # create_app finds it at head
     app = create_app({
         "TESTING": True, "ARENA_INSTANCE": str(tmp_path / "instance"), "ARENA_REGISTRY": registry,
         "SECRET_KEY": "test", "SSE_MAX_SECONDS": 0.3, "SSE_POLL": 0.05, "SSE_KEEPALIVE": 0.1,
