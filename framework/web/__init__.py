@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, g, jsonify, render_template, request
+from flask import Flask, g, request
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from werkzeug.exceptions import HTTPException
@@ -23,6 +23,8 @@ from werkzeug.routing import IntegerConverter
 
 from framework.core.errors import ArenaError, BlockedError, UserError
 from framework.site import Site, default_instance_path
+from framework.web import auth, control, gamehelp, language, lobby, play, players, studio
+from framework.web.current import error_response
 
 log = logging.getLogger(__name__)
 
@@ -70,12 +72,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["arena"] = site
     app.session_interface = _SessionInterface()
 
-    from framework.web import language
-
     language.init_app(app)
-
-    from framework.web import auth, control, gamehelp, lobby, play, players, studio
-
     auth.init_app(app)
     for module in (language, auth, lobby, play, studio, gamehelp, players, control):
         app.register_blueprint(module.bp)
@@ -168,31 +165,6 @@ def _instance_secret(instance: Path) -> str:
     with os.fdopen(fd, "w", encoding="utf-8") as out:
         out.write(key)
     return key
-
-
-def site() -> Site:
-    return current_app.extensions["arena"]  # type: ignore[no-any-return]
-
-
-def wants_json() -> bool:
-    """API routes (under /table/<id>/... except the page itself) answer errors in JSON."""
-    if request.is_json or request.path.startswith("/api/"):
-        return True
-    parts = request.path.strip("/").split("/")
-    return len(parts) >= 3 and parts[0] == "table"
-
-
-def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> Any:
-    if wants_json():
-        resp = jsonify({"error": {"code": code, "message": message}})
-    else:
-        resp = current_app.make_response(
-            render_template("error.html", status=status, code=code, message=message)
-        )
-    resp.status_code = status
-    for k, v in (headers or {}).items():
-        resp.headers[k] = v
-    return resp
 
 
 def _register_error_handlers(app: Flask) -> None:

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from framework.platform.models import Player
+from framework.web.current import error_response, site
 
 bp = Blueprint("auth", __name__)
 
@@ -55,7 +56,6 @@ def current_account() -> dict[str, Any] | None:
     account = None
     pid = session.get("account_id")
     if pid is not None:
-        from framework.web import site
 
         account = account_of(site().platform, pid)
     g.account = account
@@ -80,7 +80,6 @@ def init_app(app: Flask) -> None:
     @app.before_request
     def _check_csrf() -> Any:
         if request.method in UNSAFE_METHODS and not app.config.get("CSRF_DISABLED") and not _csrf_ok():
-            from framework.web import error_response
 
             return error_response(400, "csrf", g.translate(
                 "This form has expired or did not come from Arena; reload the page and try again"))
@@ -101,7 +100,6 @@ def _safe_next(target: str | None) -> str:
 def register() -> Any:
     if request.method == "GET":
         return render_template("auth/register.html", next=request.args.get("next", ""))
-    from framework.web import site
 
     name = (request.form.get("name") or "").strip()
     password = request.form.get("password") or ""
@@ -134,7 +132,6 @@ def register() -> Any:
 def login() -> Any:
     if request.method == "GET":
         return render_template("auth/login.html", next=request.args.get("next", ""))
-    from framework.web import site
 
     name = (request.form.get("name") or "").strip()
     password = request.form.get("password") or ""

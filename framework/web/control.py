@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, flash, g, redirect, render_template, request, url_for
 
 from framework.core.errors import ArenaError
-from framework.web import site
+from framework.web.current import site
 
 bp = Blueprint("control", __name__)
 

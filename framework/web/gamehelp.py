@@ -14,7 +14,7 @@ from markdown.treeprocessors import Treeprocessor
 from markupsafe import Markup
 
 from framework.core.errors import ArenaError
-from framework.web import site
+from framework.web.current import site
 from framework.web.language import current_language, translator_for
 
 bp = Blueprint("gamehelp", __name__)

@@ -17,6 +17,7 @@ from werkzeug.datastructures import LanguageAccept
 from framework import i18n
 from framework.i18n import Translate
 from framework.platform.models import Player
+from framework.web.current import site
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +56,6 @@ def current_language() -> str:
     if lang is None:
         saved = session.get("lang")
         if saved is None and session.get("account_id"):
-            from framework.web import site
 
             with Session(site().platform) as s:
                 acc = s.get(Player, session["account_id"])
@@ -100,7 +100,6 @@ def set_language() -> Any:
     if lang in LANGUAGES:
         session["lang"] = lang
         if session.get("account_id"):
-            from framework.web import site
 
             with Session(site().platform) as s, s.begin():
                 acc = s.get(Player, session["account_id"])

@@ -12,8 +12,9 @@ from sqlalchemy.orm import Session
 from framework.core.errors import ArenaError, UserError
 from framework.game.registry import GameDefinition
 from framework.platform.models import GameTableRecord, OpenTable, Player, TableSeat
-from framework.web import site
 from framework.web.auth import current_account
+from framework.web.current import site
+from framework.web.language import current_language, translator_for
 
 bp = Blueprint("lobby", __name__)
 
@@ -35,7 +36,6 @@ def game_entry(name: str) -> dict[str, Any]:
         gdef = s.registry.get(name)
     except ArenaError as exc:
         return {"name": name, "title": name, "error": str(exc), "options": []}
-    from framework.web.language import current_language, translator_for
 
     trg = translator_for(current_language(), name)
     options = []

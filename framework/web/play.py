@@ -32,9 +32,10 @@ from framework.core.errors import NotYourTurnError, UserError
 from framework.engine.runtime import ActionResult, TableInfo
 from framework.game.registry import GameDefinition
 from framework.platform.models import Player, TableSeat
-from framework.web import site
 from framework.web.auth import csrf_token, current_account
+from framework.web.current import site
 from framework.web.language import current_language, js_catalog, js_msgids, translator_for
+from framework.web.lobby import bot_kinds
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +132,6 @@ def table_page(table_id: int) -> Any:
         msgids += [st.description, st.description_my_turn]
     catalog = js_catalog(msgids, catalog_of(gdef))
     trg = translator_for(lang, catalog_of(gdef))
-    from framework.web.lobby import bot_kinds
 
     config = {
         "table_id": table_id, "player_id": pid, "game": gdef.name, "mode": info.mode, "lang": lang,

@@ -16,8 +16,8 @@ from sqlalchemy.orm import Session
 
 from framework.core.errors import ArenaError
 from framework.platform.models import GameTableRecord, Player, StatRecord, TableSeat
-from framework.web import site
 from framework.web.auth import current_account
+from framework.web.current import site
 from framework.web.language import current_language, translator_for
 
 bp = Blueprint("players", __name__)

@@ -20,9 +20,10 @@ from framework.engine.runtime import Runtime
 from framework.game.table import ActionContext, Table
 from framework.platform.models import BugReport, GameTableRecord, TableSeat
 from framework.storage.base import COPY_PREFIXES, TableConnection
-from framework.web import site
 from framework.web.auth import current_account
+from framework.web.current import site
 from framework.web.language import current_language, translator_for
+from framework.web.lobby import bot_kinds
 from framework.web.play import catalog_of, ensure_studio, game_of, parse_int, table_info, viewer
 
 bp = Blueprint("studio", __name__)
@@ -205,7 +206,6 @@ def bot(table_id: int) -> Any:
     body = _json_body()
     pid = parse_int(body.get("player_id"), "player_id")
     kind = str(body.get("kind") or "") or None
-    from framework.web.lobby import bot_kinds
 
     if kind is not None and kind not in bot_kinds(game_of(info)):
         raise UserError("This game has no bot ${kind}", "bad_bot", kind=kind[:32])
