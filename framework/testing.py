@@ -16,6 +16,7 @@ from types import TracebackType
 from typing import Any
 
 from framework.core.errors import ArenaError, UserError
+from framework.core.kinds import TableMode
 from framework.engine.runtime import ActionResult
 from framework.game.registry import GameRegistry, load_game_from_directory
 from framework.game.states import State
@@ -171,7 +172,7 @@ class GameHarness:
 
     def create_table(
         self, players: int | Sequence[str] = 0, options: Mapping[Any, Any] | None = None,
-        seed: int | str | None = 0, bots: Sequence[int] = (), mode: str = "studio",
+        seed: int | str | None = 0, bots: Sequence[int] = (), mode: str = TableMode.STUDIO,
     ) -> TestTable:
         if players == 0:
             players = self.site.registry.get(self.game).info.min_players

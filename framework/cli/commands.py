@@ -10,6 +10,7 @@ import click
 
 from framework.cli.base import guarded, main, site_of
 from framework.core.errors import ArenaError, UserError
+from framework.core.kinds import TableMode
 from framework.site import Site
 
 
@@ -104,7 +105,7 @@ def table_create(ctx: click.Context, game: str, players: int, options: tuple[str
     count = players or site.registry.get(game).info.min_players
     table_id = site.runtime.create_table(
         game, count, _parse_pairs(options, "Option"), seed=seed, bots=bots,
-        mode="production" if production else "studio",
+        mode=TableMode.PRODUCTION if production else TableMode.STUDIO,
     )
     click.echo(table_id)
 

@@ -8,6 +8,7 @@ import sys
 import click
 
 from framework.cli.base import guarded, site_of
+from framework.core.kinds import ReleaseStage
 
 
 @click.group()
@@ -145,7 +146,7 @@ def game() -> None:
 
 @game.command("status")
 @click.argument("name")
-@click.argument("status", required=False, type=click.Choice(["alpha", "beta", "gold"]))
+@click.argument("status", required=False, type=click.Choice([stage.value for stage in ReleaseStage]))
 @click.pass_context
 @guarded
 def status_cmd(ctx: click.Context, name: str, status: str | None) -> None:

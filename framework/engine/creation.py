@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from framework.core.errors import ArenaError, ConfigError, GameSystemError, UserError
+from framework.core.kinds import TableMode, TablePhase
 from framework.engine.copies import create_copies
 from framework.engine.directory import TableDirectory
 from framework.engine.settle import StateDriver
@@ -77,16 +78,16 @@ class TableFactory:
         players: int | Sequence[str] = 0,
         options: Mapping[Any, Any] | None = None,
         seed: str | int | None = None,
-        mode: str = "studio",
+        mode: str = TableMode.STUDIO,
         bots: Sequence[int] | Mapping[int, str] = (),
         release_version: str | None = None,
         definition: GameDefinition | None = None,
     ) -> int:
         """``Runtime.create_table``."""
         registry = self.directory.registry
-        if mode not in ("studio", "production"):
+        if mode not in tuple(TableMode):
             raise UserError("A table is 'studio' or 'production', not ${mode}", "bad_mode", mode=mode)
-        if mode == "production" and definition is None:
+        if mode == TableMode.PRODUCTION and definition is None:
             registry.get(game)  # an unknown game is reported as such
             found = self.production_release(game) if self.production_release else None
             if found is None:
@@ -106,10 +107,10 @@ class TableFactory:
                 raise UserError("There is no seat ${seat} for a bot", "bad_seat", seat=seat)
         chosen = gdef.options.resolve(options or {})
         seed_text = str(seed) if seed is not None else secrets.token_hex(8)
-        player_ids = [self.ensure_player(n, is_test=(mode == "studio")) for n in names]
+        player_ids = [self.ensure_player(n, is_test=(mode == TableMode.STUDIO)) for n in names]
         with Session(self.platform) as s, s.begin():
             rec = GameTableRecord(
-                game=gdef.name, mode=mode, status="setup", seed=seed_text,
+                game=gdef.name, mode=mode, status=TablePhase.SETUP, seed=seed_text,
                 options={str(k): v for k, v in chosen.items()}, release_version=release_version,
                 progression=0, blocked=False,
             )
@@ -138,7 +139,7 @@ class TableFactory:
         with Session(self.platform) as s, s.begin():
             rec2 = s.get(GameTableRecord, table_id)
             assert rec2 is not None
-            rec2.status = "finished" if table.gamestate.is_game_over() else "playing"
+            rec2.status = TablePhase.FINISHED if table.gamestate.is_game_over() else TablePhase.PLAYING
         if table.gamestate.is_game_over():
             self.record_finish(table_id)
         return table_id

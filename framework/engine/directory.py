@@ -12,6 +12,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from framework.core.errors import NotFoundError
+from framework.core.kinds import TableMode
 from framework.game.registry import GameDefinition, GameRegistry
 from framework.platform.models import GameRecord, GameTableRecord
 from framework.storage.base import TableStore
@@ -66,7 +67,7 @@ class TableDirectory:
     def game_for(self, info: TableInfo) -> GameDefinition:
         """Production tables run their release's stored code (``game_loader``), studio tables
         the registry's."""
-        if info.mode == "production" and self.game_loader is not None:
+        if info.mode == TableMode.PRODUCTION and self.game_loader is not None:
             return self.game_loader(info)
         return self.registry.get(info.game)
 

@@ -19,6 +19,7 @@ from framework.core.errors import (
     StaleMoveError,
     UserError,
 )
+from framework.core.kinds import TableMode
 from framework.engine.directory import TableDirectory, TableInfo
 from framework.engine.errorlog import ErrorLog
 from framework.engine.settle import StateDriver
@@ -73,7 +74,7 @@ class Gatekeeper:
         """
         info = self.directory.table_info(table_id)
         gdef = self.directory.game_for(info)
-        if info.mode == "production" and self.directory.is_blocked(info.game):
+        if info.mode == TableMode.PRODUCTION and self.directory.is_blocked(info.game):
             raise BlockedError(
                 "${game} is being updated; your move was not sent. Try again in a minute.",
                 "game_blocked", game=gdef.info.display_name,

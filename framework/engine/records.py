@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy import Engine, bindparam, insert, update
 
+from framework.core.kinds import TablePhase
 from framework.engine.directory import TableDirectory
 from framework.platform.models import GameTableRecord, StatRecord, TableSeat
 from framework.storage.base import TableConnection
@@ -62,8 +63,9 @@ class GameRecords:
         with self.platform.begin() as conn:
             marked = conn.execute(
                 update(GameTableRecord)
-                .where(GameTableRecord.id == table_id, GameTableRecord.status != "finished")
-                .values(status="finished", finished_at=self.now(), progression=100, state_name="gameEnd")
+                .where(GameTableRecord.id == table_id, GameTableRecord.status != TablePhase.FINISHED)
+                .values(status=TablePhase.FINISHED, finished_at=self.now(), progression=100,
+                        state_name="gameEnd")
             )
             if marked.rowcount == 0:
                 return  # no such table, or already recorded

@@ -16,6 +16,7 @@ from sqlalchemy import Engine
 
 from framework.core.clock import utcnow
 from framework.core.errors import GameCodeError
+from framework.core.kinds import TableMode
 from framework.engine.copies import create_copies, live_tables
 from framework.engine.creation import TableFactory, default_tables_sql
 from framework.engine.directory import TableDirectory, TableInfo
@@ -110,7 +111,7 @@ class Runtime:
         players: int | Sequence[str] = 0,
         options: Mapping[Any, Any] | None = None,
         seed: str | int | None = None,
-        mode: str = "studio",
+        mode: str = TableMode.STUDIO,
         bots: Sequence[int] | Mapping[int, str] = (),
         release_version: str | None = None,
         definition: GameDefinition | None = None,

@@ -9,6 +9,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from framework.core.errors import UserError
+from framework.core.kinds import TablePhase
 from framework.engine.copies import copy_tables
 from framework.engine.directory import TableDirectory
 from framework.platform.models import GameTableRecord
@@ -50,8 +51,8 @@ class SaveSlots:
             copy_tables(db, prefix, to_copy=False)
         with Session(self.platform) as s, s.begin():
             rec = s.get(GameTableRecord, info.id)
-            if rec is not None and rec.status == "finished":
-                rec.status = "playing"
+            if rec is not None and rec.status == TablePhase.FINISHED:
+                rec.status = TablePhase.PLAYING
                 rec.finished_at = None
         self.changed(info.id)
 

@@ -25,7 +25,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from framework.core.clock import utcnow
-from framework.core.kinds import TableMode, TablePhase
+from framework.core.kinds import ReleaseStage, TableMode, TablePhase
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -89,7 +89,7 @@ class GameRecord(Base):
 
     __tablename__ = "games"
     name: Mapped[str] = mapped_column(String(64), primary_key=True)
-    status: Mapped[str] = mapped_column(String(8), default="alpha")
+    status: Mapped[str] = mapped_column(String(8), default=ReleaseStage.ALPHA)
     blocked: Mapped[bool] = mapped_column(Boolean, default=False)
     production_version: Mapped[str | None] = mapped_column(String(16))
 

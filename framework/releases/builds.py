@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from framework.core.clock import utcnow
 from framework.core.errors import NotFoundError, UserError
+from framework.core.kinds import ReleaseStage
 from framework.game.registry import GameDefinition, load_game_from_directory
 from framework.i18n.extract import extract_messages
 from framework.platform.models import GameRecord, ReleaseRecord
@@ -230,10 +231,10 @@ def build(site: ReleaseContext, game: str, notes: str = "", major: bool = False,
                             major=major, manifest=manifest))
         rec = s.get(GameRecord, game)
         if rec is None:
-            rec = GameRecord(name=game, status="alpha", blocked=False)
+            rec = GameRecord(name=game, status=ReleaseStage.ALPHA, blocked=False)
             s.add(rec)
-        if major and rec.status == "gold":
-            rec.status = "beta"
+        if major and rec.status == ReleaseStage.GOLD:
+            rec.status = ReleaseStage.BETA
     return manifest
 
 

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from framework.core.errors import UserError
-from framework.core.kinds import TableMode, TablePhase
+from framework.core.kinds import ReleaseStage, TableMode, TablePhase
 from framework.platform.models import DeploymentRecord, GameRecord, GameTableRecord
 from framework.releases import schema as schema_mod
 from framework.releases.builds import release_manifest
@@ -19,13 +19,13 @@ from framework.releases.context import ReleaseContext
 from framework.releases.upgrade import upgrade_all
 from framework.storage.sql.translate import translate_query
 
-STATUSES = ("alpha", "beta", "gold")
+STATUSES = tuple(ReleaseStage)
 
 
 def _game_record(s: Session, game: str) -> GameRecord:
     rec = s.get(GameRecord, game)
     if rec is None:
-        rec = GameRecord(name=game, status="alpha", blocked=False)
+        rec = GameRecord(name=game, status=ReleaseStage.ALPHA, blocked=False)
         s.add(rec)
     return rec
 
@@ -152,7 +152,7 @@ def game_overview(site: ReleaseContext, game: str) -> dict[str, Any]:
     for version, blocked in rows:
         per_version[version or "-"] = per_version.get(version or "-", 0) + 1
         blocked_tables += int(bool(blocked))
-    return {"game": game, "status": rec.status if rec else "alpha",
+    return {"game": game, "status": rec.status if rec else ReleaseStage.ALPHA,
             "blocked": bool(rec and rec.blocked),
             "production": rec.production_version if rec else None,
             "releases": list_releases(site, game), "tables_per_version": per_version,

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from framework.core.errors import ArenaError, UserError
+from framework.core.kinds import TableMode, TablePhase
 from framework.game.registry import GameDefinition
 from framework.platform.models import GameTableRecord, OpenTable, Player, TableSeat
 from framework.web.auth import current_account
@@ -61,9 +62,9 @@ def index() -> str:
     games = [game_entry(name) for name in s.registry.names()]
     account = current_account()
     with Session(s.platform) as db:
-        tables = db.scalars(select(GameTableRecord).where(GameTableRecord.status != "finished")
+        tables = db.scalars(select(GameTableRecord).where(GameTableRecord.status != TablePhase.FINISHED)
                             .order_by(GameTableRecord.id.desc()).limit(100)).all()
-        finished = db.scalars(select(GameTableRecord).where(GameTableRecord.status == "finished")
+        finished = db.scalars(select(GameTableRecord).where(GameTableRecord.status == TablePhase.FINISHED)
                               .order_by(GameTableRecord.id.desc()).limit(20)).all()
         rows = []
         for t in list(tables) + list(finished):
@@ -82,8 +83,8 @@ def index() -> str:
             waiting.append({"id": o.id, "game": o.game, "players": o.players, "names": names,
                             "mine": account is not None and account["name"] in names})
     return render_template("lobby/index.html", games=games,
-                           tables=[r for r in rows if r["status"] != "finished"],
-                           finished=[r for r in rows if r["status"] == "finished"], waiting=waiting,
+                           tables=[r for r in rows if r["status"] != TablePhase.FINISHED],
+                           finished=[r for r in rows if r["status"] == TablePhase.FINISHED], waiting=waiting,
                            account=account)
 
 
@@ -96,7 +97,7 @@ def create_table() -> Any:
     s = site()
     tr = g.translate
     game = request.form.get("game", "")
-    mode = request.form.get("mode", "studio")
+    mode = request.form.get("mode", TableMode.STUDIO)
     try:
         try:
             players = int(request.form.get("players", "0") or 0)
@@ -105,7 +106,7 @@ def create_table() -> Any:
         gdef = s.registry.get(game)
         gdef.check_player_count(players)
         options = gdef.options.resolve(_form_options())
-        if mode == "studio":
+        if mode == TableMode.STUDIO:
             bots: dict[int, str] = {}
             kinds = bot_kinds(gdef)
             for seat in range(players):
@@ -115,7 +116,8 @@ def create_table() -> Any:
                         raise UserError("This game has no bot ${kind}", "bad_bot", kind=kind)
                     bots[seat] = kind
             seed = request.form.get("seed") or None
-            table_id = s.runtime.create_table(game, players, options, seed=seed, mode="studio", bots=bots)
+            table_id = s.runtime.create_table(game, players, options, seed=seed, mode=TableMode.STUDIO,
+                                              bots=bots)
             flash(tr("Table ${id} created").replace("${id}", str(table_id)))
             first_human = next((i for i in range(players) if i not in bots), 0)
             with Session(s.platform) as db:
@@ -123,7 +125,7 @@ def create_table() -> Any:
                                                          TableSeat.player_no == first_human + 1))
                 pid = seat.player_id if seat else None
             return redirect(url_for("play.table_page", table_id=table_id, **({"as": pid} if pid else {})))
-        if mode != "production":
+        if mode != TableMode.PRODUCTION:
             raise UserError("A table is 'studio' or 'production', not ${mode}", "bad_mode", mode=mode)
         account = current_account()
         if account is None:
@@ -154,7 +156,7 @@ def _start_if_full(open_id: int) -> Any:
         names, game, count, options = list(o.player_names or []), o.game, o.players, dict(o.options or {})
     if len(names) < count:
         return redirect(url_for("lobby.index"))
-    table_id = s.runtime.create_table(game, names, options, mode="production")
+    table_id = s.runtime.create_table(game, names, options, mode=TableMode.PRODUCTION)
     with Session(s.platform) as db, db.begin():
         o2 = db.get(OpenTable, open_id)
         if o2 is not None:

@@ -15,6 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from framework.core.errors import ArenaError
+from framework.core.kinds import TablePhase
 from framework.platform.models import GameTableRecord, Player, StatRecord, TableSeat
 from framework.web.auth import current_account
 from framework.web.current import site
@@ -69,7 +70,7 @@ def player(player_id: int) -> Any:
         name = rec.name
         rows = db.execute(
             select(TableSeat, GameTableRecord).join(GameTableRecord, GameTableRecord.id == TableSeat.table_id)
-            .where(TableSeat.player_id == player_id, GameTableRecord.status == "finished")
+            .where(TableSeat.player_id == player_id, GameTableRecord.status == TablePhase.FINISHED)
             .order_by(GameTableRecord.finished_at.desc()).limit(200)
         ).all()
         finished = [{"table_id": t.id, "game": t.game, "rank": seat.rank, "score": seat.score,

@@ -16,6 +16,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from framework.core.errors import GameOverError, NotFoundError, UserError
+from framework.core.kinds import TableMode, TablePhase
 from framework.engine.runtime import Runtime
 from framework.game.table import ActionContext, Table
 from framework.platform.models import BugReport, GameTableRecord, TableSeat
@@ -81,8 +82,8 @@ def jump_to_state(runtime: Runtime, table_id: int, state_id: int) -> None:
     runtime.apply_change(table_id, change, f"jump_to_state({state_id})")
     with Session(runtime.platform) as s, s.begin():
         rec = s.get(GameTableRecord, table_id)
-        if rec is not None and state_id != 99 and rec.status == "finished":
-            rec.status, rec.finished_at = "playing", None
+        if rec is not None and state_id != 99 and rec.status == TablePhase.FINISHED:
+            rec.status, rec.finished_at = TablePhase.PLAYING, None
 
 
 def _quote(name: str, dialect: str) -> str:
@@ -120,7 +121,7 @@ def restore_snapshot(runtime: Runtime, snap: Mapping[str, Any]) -> int:
     gdef = runtime.registry.get(str(snap["game"]))
     known = set(gdef.options.options)
     table_id = runtime.create_table(gdef.name, names, {k: v for k, v in options.items() if k in known},
-                                    seed="bug-report", mode="studio")
+                                    seed="bug-report", mode=TableMode.STUDIO)
     info = runtime.table_info(table_id)
     ids = {str(p["player_name"]): int(p["player_id"]) for p in players}
     with runtime.store.connect(info.id) as db:
@@ -151,7 +152,7 @@ def restore_snapshot(runtime: Runtime, snap: Mapping[str, Any]) -> int:
                    for r in tables["global"]["rows"])
         rec = s.get(GameTableRecord, table_id)
         if rec is not None:
-            rec.status = "finished" if over else "playing"
+            rec.status = TablePhase.FINISHED if over else TablePhase.PLAYING
     runtime.changed(table_id)
     return table_id
 
