@@ -167,6 +167,11 @@ class Streams:
                     self._pid = pid
         return self._bus
 
+    @property
+    def listening(self) -> bool:
+        """This process hears the other processes' commits (its first wait subscribed)."""
+        return self._listening and self._pid == os.getpid() and not self._closed
+
     def listen(self) -> None:
         """Hear the other processes' commits from now on (called before every wait: a flag
         once done). The first call subscribes, and starts the poll if there is one."""

@@ -60,6 +60,12 @@ def test_a_commit_in_another_process_wakes_the_streams_of_that_table(
         for stream in streams:
             stream.start()
             assert stream.waiting.wait(10)
+        # A stream waits once the worker hears the bus: a commit sent before that is only
+        # found when the subscription's own re-read runs, which is not what this test is about.
+        deadline = time.monotonic() + 10
+        while not worker.streams.listening and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert worker.streams.listening
         lab_table.act(a, "pick", number=3)  # committed by the first site
         streams[0].join(30)
         assert not streams[0].is_alive(), "the other worker's stream was never woken"
@@ -69,7 +75,10 @@ def test_a_commit_in_another_process_wakes_the_streams_of_that_table(
         streams[1].join(30)
         assert streams[1].received == []  # the table nobody played on sent nothing
         poller = worker.streams.poller
-        if poller is None:  # PostgreSQL: the site's bus brought it
+        if poller is None:  # PostgreSQL: the site's bus brings the commit's message
+            deadline = time.monotonic() + 10
+            while worker.streams.heard < 1 and time.monotonic() < deadline:
+                time.sleep(0.01)
             assert worker.streams.heard >= 1
         else:  # SQLite, MariaDB: one bus per process, and the poll found the commit
             assert poller.wakeups >= 1 and worker.streams.heard == 0
