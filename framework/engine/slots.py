@@ -13,8 +13,9 @@ from framework.core.kinds import TablePhase
 from framework.engine.copies import copy_tables
 from framework.engine.directory import TableDirectory
 from framework.platform.models import GameTableRecord
-from framework.storage.base import SLOT_PREFIXES
+from framework.storage.base import SLOT_PREFIXES, TableConnection
 from framework.storage.sql.names import quote_identifier
+from framework.storage.sql.translate import translate_query
 
 
 class SaveSlots:
@@ -32,7 +33,7 @@ class SaveSlots:
         prefix = slot_prefix(slot)
         with self.directory.store.connect(self.directory.table_info(table_id).id) as db:
             copy_tables(db, prefix, to_copy=True)
-            db.execute(translate_meta_upsert(db.dialect), (f"slot{slot}", self.now().isoformat()))
+            write_meta(db, f"slot{slot}", self.now().isoformat())
 
     def load_slot(self, table_id: int, slot: int) -> None:
         """Studio: put the table back as it was saved in slot 1..3.
@@ -68,12 +69,9 @@ def slot_prefix(slot: int) -> str:
     return SLOT_PREFIXES[slot]
 
 
-def translate_meta_upsert(dialect: str) -> str:
-    """Write one ``arena_meta`` row (key, value) whether it exists or not, in the backend's
-    own dialect."""
-    if dialect == "sqlite":
-        return "INSERT OR REPLACE INTO arena_meta (meta_key, meta_value) VALUES (?, ?)"
-    if dialect == "postgresql":
-        return ("INSERT INTO arena_meta (meta_key, meta_value) VALUES (%s, %s) "
-                "ON CONFLICT (meta_key) DO UPDATE SET meta_value = excluded.meta_value")
-    return "REPLACE INTO arena_meta (meta_key, meta_value) VALUES (%s, %s)"
+def write_meta(db: TableConnection, key: str, value: str) -> None:
+    """Write one ``arena_meta`` row whether it exists or not (the same SQL on every backend)."""
+    update = translate_query("UPDATE arena_meta SET meta_value = %s WHERE meta_key = %s", db.dialect)
+    if db.execute(update, (value, key)).rowcount == 0:
+        insert = translate_query("INSERT INTO arena_meta (meta_key, meta_value) VALUES (%s, %s)", db.dialect)
+        db.execute(insert, (key, value))
