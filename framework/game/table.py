@@ -243,7 +243,7 @@ class Table:
 
     def _load_globals(self) -> dict[int, int | None]:
         dialect = self._db.dialect
-        if dialect == "sqlite":
+        if not self._db.ids_may_gap:
             sql = "SELECT global_id, global_value FROM global"
         else:
             # The servers number notifications themselves (MAX + 1 under the table's lock,
@@ -635,7 +635,7 @@ class Table:
             raise GameSystemError(f"notification {notif_type!r}: args are not JSON: {exc}") from None
         stamp = time_text(self._ctx.now_text())  # to the second, stored alike by every backend
         move = int(self._read_global(GLOBAL_MOVE) or 0)
-        if self._db.dialect != "sqlite":
+        if self._db.ids_may_gap:
             # Ids without gaps on the servers, whose sequences never give back the numbers of a
             # rolled-back action; the table's write lock makes MAX + 1 safe.
             if self._ctx.last_packet_id is None:

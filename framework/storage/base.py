@@ -27,10 +27,16 @@ class Result:
 
 
 class TableConnection(Protocol):
-    """One open connection to one game table's database, inside a transaction."""
+    """One open connection to one game table's database, inside a transaction.
+
+    ``ids_may_gap``: the backend's auto-increment counters never give back the numbers of a
+    rolled-back transaction (the servers' sequences), so the framework numbers the game log
+    itself (``MAX + 1`` under the table's lock) to keep its ids without gaps.
+    """
 
     dialect: Target
     table_id: int
+    ids_may_gap: bool
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
         """Run one statement written in this backend's own dialect."""

@@ -58,6 +58,9 @@ def _unavailable(exc: BaseException, code: str = "storage_unavailable") -> Stora
 class MySQLTableConnection:
     """One pooled connection, inside one game table's transaction (its database selected)."""
 
+    #: Its sequences keep the numbers of rolled-back transactions (``TableConnection``).
+    ids_may_gap = True
+
     dialect: Target = "mysql"
 
     def __init__(self, raw: pymysql.connections.Connection[Any]) -> None:

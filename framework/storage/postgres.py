@@ -59,6 +59,9 @@ def unavailable(exc: BaseException) -> StorageUnavailableError:
 class PostgresTableConnection:
     """One pooled connection, inside one game table's transaction (search_path = its schema)."""
 
+    #: Its sequences keep the numbers of rolled-back transactions (``TableConnection``).
+    ids_may_gap = True
+
     dialect: Target = "postgresql"
 
     def __init__(self, store: PostgresStore, raw: psycopg.Connection[Any]) -> None:
