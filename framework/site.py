@@ -6,6 +6,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from sqlalchemy import Engine
@@ -19,6 +20,9 @@ from framework.releases.builds import load_release
 from framework.releases.upgrade import before_action, production_version
 from framework.storage.backends import open_backend
 from framework.storage.base import TableStore
+
+#: Makes the platform engine from the backend's URL and ``create_engine`` options.
+EngineFactory = Callable[[str, dict[str, Any]], Engine]
 
 
 def default_instance_path() -> Path:
@@ -70,12 +74,18 @@ class Site:
         registry: GameRegistry | None = None,
         migrate: bool = True,
         bus_url: str | None = None,
+        make_engine: EngineFactory | None = None,
     ) -> Site:
+        """``make_engine``: the web app passes Flask-SQLAlchemy's, so ``db.session`` and the
+        site share one engine (default: ``create_platform_engine``)."""
         path = Path(instance_path).resolve() if instance_path else default_instance_path()
         path.mkdir(parents=True, exist_ok=True)
         url = database_url or os.environ.get("ARENA_DATABASE_URL") or f"sqlite:///{path / 'platform.sqlite'}"
         backend = open_backend(url, path)  # SQLite files, PostgreSQL schemas or MariaDB databases
-        engine = create_platform_engine(backend.platform_url, **backend.engine_options)
+        if make_engine is None:
+            engine = create_platform_engine(backend.platform_url, **backend.engine_options)
+        else:
+            engine = make_engine(backend.platform_url, dict(backend.engine_options))
         if migrate:
             upgrade_platform(engine)
         bus = bus_url or os.environ.get("ARENA_BUS_URL") or None

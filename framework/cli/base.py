@@ -1,4 +1,5 @@
-"""The ``arena`` group and what every command shares: a site per command, one-line errors."""
+"""The ``arena`` group and what every command shares: a site (in an app context) per command,
+one-line errors."""
 
 from __future__ import annotations
 
@@ -66,9 +67,18 @@ def main(ctx: click.Context, instance: Path) -> None:
     ctx.obj["instance"] = instance
 
 
-def site_of(ctx: click.Context) -> Site:
+def site_of(ctx: click.Context, migrate: bool = True) -> Site:
+    """The command's site, made by the web app's factory as Flask's ``FlaskGroup`` does: the
+    command runs in that app's context, whose ``db.session`` is removed when it ends, then
+    the site is closed. ``migrate=False`` leaves the platform schema as it is."""
     if "site" not in ctx.obj:
-        ctx.obj["site"] = Site.open(ctx.obj["instance"])
+        # A real lazy load: ``arena --help`` and the commands without a site import no views.
+        from framework.web import create_app
+
+        app = create_app({"ARENA_INSTANCE": str(Path(ctx.obj["instance"]).resolve()),
+                          "ARENA_MIGRATE": migrate})
+        ctx.obj["site"] = app.extensions["arena"]
         ctx.call_on_close(ctx.obj["site"].close)
+        ctx.with_resource(app.app_context())  # popped before the site closes
     site: Site = ctx.obj["site"]
     return site

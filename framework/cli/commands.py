@@ -201,8 +201,7 @@ def db_upgrade(ctx: click.Context) -> None:
     """Apply the platform database's pending Alembic revisions."""
     from framework.platform.db import current_revision, upgrade_platform
 
-    site = Site.open(ctx.obj["instance"], migrate=False)
+    site = site_of(ctx, migrate=False)
     before = current_revision(site.platform)
     after = upgrade_platform(site.platform)
-    site.close()
     click.echo(f"platform database: {before or 'empty'} -> {after}")

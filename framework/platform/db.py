@@ -18,7 +18,12 @@ MIGRATIONS_DIR = Path(migrations.__file__).parent
 
 def create_platform_engine(url: str, **options: Any) -> Engine:
     """The platform's engine; ``options`` are ``create_engine``'s (pool sizes, connect_args)."""
-    engine = create_engine(url, future=True, **options)
+    return prepare_platform_engine(create_engine(url, **options))
+
+
+def prepare_platform_engine(engine: Engine) -> Engine:
+    """What a platform engine needs whoever made it (``create_platform_engine`` or the web
+    app's Flask-SQLAlchemy): on SQLite, the pragmas of every new connection."""
     if engine.dialect.name == "sqlite":
 
         @event.listens_for(engine, "connect")

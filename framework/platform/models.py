@@ -1,14 +1,16 @@
 """The platform database: players, the registry of game tables, statistics history, logs.
 
-Plain SQLAlchemy declarative models: Flask-SQLAlchemy uses them through ``model_class``
-and the CLI, runtime and tests through an ordinary engine. Schema changes are Alembic
-revisions in ``migrations/``.
+Flask-SQLAlchemy models (``db.Model`` on SQLAlchemy 2.0's typed ``Base``): the web app uses
+them through ``db.session``, the runtime, releases and CLI through ``Session(site.platform)``
+on the same engine. Schema changes are Alembic revisions in ``migrations/``.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
+from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import (
     JSON,
     Boolean,
@@ -40,7 +42,21 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
-class Player(Base):
+#: The web app's handle on the platform database (``framework/web/database.py`` gives it the
+#: site's engine). ``autobegin=False``: every use of ``db.session`` is a ``with
+#: db.session.begin():`` block, so a request holds no platform connection, and no snapshot,
+#: while it calls the runtime, which writes through sessions of its own.
+db = SQLAlchemy(model_class=Base, session_options={"autobegin": False})
+
+if TYPE_CHECKING:
+    # mypy cannot see through a base class made at run time (Flask-SQLAlchemy builds
+    # ``db.Model`` from ``Base``'s body): it checks the models against ``Base`` itself.
+    Model = Base
+else:
+    Model = db.Model
+
+
+class Player(Model):
     """A person (or a studio test player, or a bot) who can sit at tables."""
 
     __tablename__ = "players"
@@ -52,7 +68,7 @@ class Player(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
-class GameTableRecord(Base):
+class GameTableRecord(Model):
     """One game table (its moves live in its own database)."""
 
     __tablename__ = "game_tables"
@@ -71,7 +87,7 @@ class GameTableRecord(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime)
 
 
-class TableSeat(Base):
+class TableSeat(Model):
     """Who sits at a table, and their result once it has finished."""
 
     __tablename__ = "table_seats"
@@ -84,7 +100,7 @@ class TableSeat(Base):
     rank: Mapped[int | None] = mapped_column(Integer)
 
 
-class GameRecord(Base):
+class GameRecord(Model):
     """A game's platform-wide status (alpha/beta/gold, blocked, production release)."""
 
     __tablename__ = "games"
@@ -94,7 +110,7 @@ class GameRecord(Base):
     production_version: Mapped[str | None] = mapped_column(String(16))
 
 
-class StatRecord(Base):
+class StatRecord(Model):
     """One statistic of one finished table, keyed by the stat's stable id."""
 
     __tablename__ = "stat_history"
@@ -113,7 +129,7 @@ class StatRecord(Base):
     recorded_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
-class TableErrorRecord(Base):
+class TableErrorRecord(Model):
     """A traceback from game code, for the table's error log in the studio."""
 
     __tablename__ = "table_errors"
@@ -126,7 +142,7 @@ class TableErrorRecord(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
-class ReleaseRecord(Base):
+class ReleaseRecord(Model):
     """A built release of a game: an immutable copy of its package and a manifest."""
 
     __tablename__ = "releases"
@@ -141,7 +157,7 @@ class ReleaseRecord(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
-class DeploymentRecord(Base):
+class DeploymentRecord(Model):
     """Each change of a game's production release (deploy or rollback), in order."""
 
     __tablename__ = "deployments"
@@ -155,7 +171,7 @@ class DeploymentRecord(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
-class OpenTable(Base):
+class OpenTable(Model):
     """A production table waiting for its players in the lobby; started when full."""
 
     __tablename__ = "open_tables"
@@ -169,7 +185,7 @@ class OpenTable(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
-class BugReport(Base):
+class BugReport(Model):
     """A player's bug report from the studio: their text, the table's rows and its log.
 
     ``snapshot`` holds every live table of the table's database (JSON), so the studio can

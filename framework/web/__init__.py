@@ -25,6 +25,7 @@ from framework.core.errors import ArenaError, BlockedError, UserError
 from framework.site import Site, default_instance_path
 from framework.web import auth, control, gamehelp, language, lobby, play, players, studio
 from framework.web.current import error_response
+from framework.web.database import platform_engine
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +39,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     Keys: ``ARENA_INSTANCE`` (site folder; default: the ``ARENA_INSTANCE`` environment
     variable, else ./instance), ``ARENA_DATABASE_URL`` and ``ARENA_BUS_URL`` (default: the environment's),
-    ``ARENA_REGISTRY`` (a ``GameRegistry``, for tests), ``SSE_KEEPALIVE`` / ``SSE_POLL`` / ``SSE_MAX_SECONDS``
+    ``ARENA_REGISTRY`` (a ``GameRegistry``, for tests), ``ARENA_MIGRATE`` (False: the platform
+    schema is left as it is, for ``arena db upgrade``), ``SSE_KEEPALIVE`` / ``SSE_POLL`` / ``SSE_MAX_SECONDS``
     (event stream timings), ``SECRET_KEY`` (else ``ARENA_SECRET_KEY``, else one is made and kept
     in the instance).
     """
@@ -66,7 +68,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         try:
             site = Site.open(instance, database_url=app.config.get("ARENA_DATABASE_URL"),
                              registry=app.config.get("ARENA_REGISTRY"),
-                             bus_url=app.config.get("ARENA_BUS_URL"))
+                             bus_url=app.config.get("ARENA_BUS_URL"),
+                             migrate=app.config.get("ARENA_MIGRATE", True),
+                             make_engine=lambda url, options: platform_engine(app, url, options))
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     app.extensions["arena"] = site

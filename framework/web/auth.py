@@ -13,10 +13,9 @@ from typing import Any
 
 from flask import Blueprint, Flask, flash, g, redirect, render_template, request, session, url_for
 from sqlalchemy import Engine, bindparam, select
-from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from framework.platform.models import Player
+from framework.platform.models import Player, db
 from framework.web.current import error_response, site
 
 bp = Blueprint("auth", __name__)
@@ -110,15 +109,15 @@ def register() -> Any:
     elif len(password) < 6:
         error = tr("A password needs at least 6 characters")
     else:
-        with Session(site().platform) as s, s.begin():
-            existing = s.scalar(select(Player).where(Player.name == name))
+        with db.session.begin():
+            existing = db.session.scalar(select(Player).where(Player.name == name))
             if existing is not None:
                 error = tr("This name is taken")
             else:
                 rec = Player(name=name, password_hash=generate_password_hash(password), is_test=False,
                              language=session.get("lang"))
-                s.add(rec)
-                s.flush()
+                db.session.add(rec)
+                db.session.flush()
                 new_id = rec.id
     if error:
         flash(error)
@@ -135,8 +134,8 @@ def login() -> Any:
 
     name = (request.form.get("name") or "").strip()
     password = request.form.get("password") or ""
-    with Session(site().platform) as s:
-        rec = s.scalar(select(Player).where(Player.name == name))
+    with db.session.begin():
+        rec = db.session.scalar(select(Player).where(Player.name == name))
         ok = rec is not None and rec.password_hash and check_password_hash(rec.password_hash, password)
         pid = rec.id if rec is not None else None
         lang = rec.language if rec is not None else None

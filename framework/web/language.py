@@ -11,13 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Flask, g, redirect, request, session
-from sqlalchemy.orm import Session
 from werkzeug.datastructures import LanguageAccept
 
 from framework import i18n
 from framework.i18n import Translate
-from framework.platform.models import Player
-from framework.web.current import site
+from framework.platform.models import Player, db
 
 log = logging.getLogger(__name__)
 
@@ -57,8 +55,8 @@ def current_language() -> str:
         saved = session.get("lang")
         if saved is None and session.get("account_id"):
 
-            with Session(site().platform) as s:
-                acc = s.get(Player, session["account_id"])
+            with db.session.begin():
+                acc = db.session.get(Player, session["account_id"])
                 saved = acc.language if acc else None
         lang = negotiate(request.accept_languages, saved)
         g.lang = lang
@@ -101,8 +99,8 @@ def set_language() -> Any:
         session["lang"] = lang
         if session.get("account_id"):
 
-            with Session(site().platform) as s, s.begin():
-                acc = s.get(Player, session["account_id"])
+            with db.session.begin():
+                acc = db.session.get(Player, session["account_id"])
                 if acc is not None:
                     acc.language = lang
     back = request.form.get("next") or request.referrer or "/"

@@ -7,12 +7,11 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from framework.core.errors import ArenaError, UserError
 from framework.core.kinds import TableMode, TablePhase
 from framework.game.registry import GameDefinition
-from framework.platform.models import GameTableRecord, OpenTable, Player, TableSeat
+from framework.platform.models import GameTableRecord, OpenTable, Player, TableSeat, db
 from framework.web.auth import current_account
 from framework.web.current import site
 from framework.web.language import current_language, translator_for
@@ -61,15 +60,16 @@ def index() -> str:
     s = site()
     games = [game_entry(name) for name in s.registry.names()]
     account = current_account()
-    with Session(s.platform) as db:
-        tables = db.scalars(select(GameTableRecord).where(GameTableRecord.status != TablePhase.FINISHED)
-                            .order_by(GameTableRecord.id.desc()).limit(100)).all()
-        finished = db.scalars(select(GameTableRecord).where(GameTableRecord.status == TablePhase.FINISHED)
-                              .order_by(GameTableRecord.id.desc()).limit(20)).all()
+    with db.session.begin():
+        done = GameTableRecord.status == TablePhase.FINISHED
+        newest = GameTableRecord.id.desc()
+        tables = db.session.scalars(select(GameTableRecord).where(~done).order_by(newest).limit(100)).all()
+        finished = db.session.scalars(select(GameTableRecord).where(done).order_by(newest).limit(20)).all()
         rows = []
         for t in list(tables) + list(finished):
-            seats = db.execute(select(TableSeat, Player).join(Player, Player.id == TableSeat.player_id)
-                               .where(TableSeat.table_id == t.id).order_by(TableSeat.player_no)).all()
+            seats = db.session.execute(
+                select(TableSeat, Player).join(Player, Player.id == TableSeat.player_id)
+                .where(TableSeat.table_id == t.id).order_by(TableSeat.player_no)).all()
             rows.append({
                 "id": t.id, "game": t.game, "mode": t.mode, "status": t.status,
                 "progression": t.progression, "created": t.created_at.strftime("%Y-%m-%d %H:%M"),
@@ -77,8 +77,8 @@ def index() -> str:
                 "mine": account is not None and any(p.id == account["id"] for _, p in seats),
             })
         waiting = []
-        for o in db.scalars(select(OpenTable).where(OpenTable.table_id.is_(None))
-                            .order_by(OpenTable.id.desc()).limit(50)).all():
+        for o in db.session.scalars(select(OpenTable).where(OpenTable.table_id.is_(None))
+                                    .order_by(OpenTable.id.desc()).limit(50)).all():
             names = list(o.player_names or [])
             waiting.append({"id": o.id, "game": o.game, "players": o.players, "names": names,
                             "mine": account is not None and account["name"] in names})
@@ -120,9 +120,9 @@ def create_table() -> Any:
                                               bots=bots)
             flash(tr("Table ${id} created").replace("${id}", str(table_id)))
             first_human = next((i for i in range(players) if i not in bots), 0)
-            with Session(s.platform) as db:
-                seat = db.scalar(select(TableSeat).where(TableSeat.table_id == table_id,
-                                                         TableSeat.player_no == first_human + 1))
+            with db.session.begin():
+                seat = db.session.scalar(select(TableSeat).where(TableSeat.table_id == table_id,
+                                                                 TableSeat.player_no == first_human + 1))
                 pid = seat.player_id if seat else None
             return redirect(url_for("play.table_page", table_id=table_id, **({"as": pid} if pid else {})))
         if mode != TableMode.PRODUCTION:
@@ -131,12 +131,12 @@ def create_table() -> Any:
         if account is None:
             flash(tr("Sign in to create a production table"))
             return redirect(url_for("auth.login", next=url_for("lobby.index")))
-        with Session(s.platform) as db, db.begin():
+        with db.session.begin():
             open_table = OpenTable(game=game, players=players,
                                    options={str(k): v for k, v in options.items()},
                                    player_names=[account["name"]], created_by=account["id"])
-            db.add(open_table)
-            db.flush()
+            db.session.add(open_table)
+            db.session.flush()
             open_id = open_table.id
         return _start_if_full(open_id)
     except UserError as exc:
@@ -149,16 +149,16 @@ def create_table() -> Any:
 
 def _start_if_full(open_id: int) -> Any:
     s = site()
-    with Session(s.platform) as db:
-        o = db.get(OpenTable, open_id)
+    with db.session.begin():
+        o = db.session.get(OpenTable, open_id)
         if o is None:
             abort(404)
         names, game, count, options = list(o.player_names or []), o.game, o.players, dict(o.options or {})
     if len(names) < count:
         return redirect(url_for("lobby.index"))
     table_id = s.runtime.create_table(game, names, options, mode=TableMode.PRODUCTION)
-    with Session(s.platform) as db, db.begin():
-        o2 = db.get(OpenTable, open_id)
+    with db.session.begin():
+        o2 = db.session.get(OpenTable, open_id)
         if o2 is not None:
             o2.table_id = table_id
     return redirect(url_for("play.table_page", table_id=table_id))
@@ -171,9 +171,8 @@ def join(open_id: int) -> Any:
     if account is None:
         flash(tr("Sign in to join a table"))
         return redirect(url_for("auth.login", next=url_for("lobby.index")))
-    s = site()
-    with Session(s.platform) as db, db.begin():
-        o = db.get(OpenTable, open_id)
+    with db.session.begin():
+        o = db.session.get(OpenTable, open_id)
         if o is None or o.table_id is not None:
             flash(tr("This table is no longer open"))
             return redirect(url_for("lobby.index")), 404
@@ -197,13 +196,13 @@ def leave_open(open_id: int) -> Any:
     account = current_account()
     if account is None:
         abort(403)
-    with Session(site().platform) as db, db.begin():
-        o = db.get(OpenTable, open_id)
+    with db.session.begin():
+        o = db.session.get(OpenTable, open_id)
         if o is None or o.table_id is not None:
             abort(404)
         names = [n for n in (o.player_names or []) if n != account["name"]]
         if names:
             o.player_names = names
         else:
-            db.delete(o)
+            db.session.delete(o)
     return redirect(url_for("lobby.index"))

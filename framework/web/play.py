@@ -26,12 +26,11 @@ from flask import (
 )
 from markupsafe import Markup
 from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from framework.core.errors import NotYourTurnError, UserError
 from framework.engine.runtime import ActionResult, TableInfo
 from framework.game.registry import GameDefinition
-from framework.platform.models import Player, TableSeat
+from framework.platform.models import Player, TableSeat, db
 from framework.web.auth import csrf_token, current_account
 from framework.web.current import site
 from framework.web.language import current_language, js_catalog, js_msgids, translator_for
@@ -82,9 +81,9 @@ def viewer_of(info: TableInfo, account: dict[str, Any] | None, raw_as: str | Non
 
 
 def seated_players(table_id: int) -> list[dict[str, Any]]:
-    with Session(site().platform) as s:
-        rows = s.execute(select(TableSeat, Player).join(Player, Player.id == TableSeat.player_id)
-                         .where(TableSeat.table_id == table_id).order_by(TableSeat.player_no)).all()
+    with db.session.begin():
+        rows = db.session.execute(select(TableSeat, Player).join(Player, Player.id == TableSeat.player_id)
+                                  .where(TableSeat.table_id == table_id).order_by(TableSeat.player_no)).all()
         return [{"id": p.id, "name": p.name, "no": seat.player_no, "bot": seat.is_bot} for seat, p in rows]
 
 

@@ -12,11 +12,10 @@ from typing import Any
 from flask import Blueprint, abort, redirect, render_template, url_for
 from markupsafe import Markup, escape
 from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from framework.core.errors import ArenaError
 from framework.core.kinds import TablePhase
-from framework.platform.models import GameTableRecord, Player, StatRecord, TableSeat
+from framework.platform.models import GameTableRecord, Player, StatRecord, TableSeat, db
 from framework.web.auth import current_account
 from framework.web.current import site
 from framework.web.language import current_language, translator_for
@@ -63,12 +62,12 @@ def me() -> Any:
 def player(player_id: int) -> Any:
     s = site()
     lang = current_language()
-    with Session(s.platform) as db:
-        rec = db.get(Player, player_id)
+    with db.session.begin():
+        rec = db.session.get(Player, player_id)
         if rec is None:
             abort(404)
         name = rec.name
-        rows = db.execute(
+        rows = db.session.execute(
             select(TableSeat, GameTableRecord).join(GameTableRecord, GameTableRecord.id == TableSeat.table_id)
             .where(TableSeat.player_id == player_id, GameTableRecord.status == TablePhase.FINISHED)
             .order_by(GameTableRecord.finished_at.desc()).limit(200)
@@ -76,9 +75,9 @@ def player(player_id: int) -> Any:
         finished = [{"table_id": t.id, "game": t.game, "rank": seat.rank, "score": seat.score,
                      "finished": t.finished_at.strftime("%Y-%m-%d %H:%M") if t.finished_at else "",
                      "mode": t.mode, "release": t.release_version} for seat, t in rows]
-        stats = db.scalars(select(StatRecord).where(StatRecord.player_id == player_id,
-                                                    StatRecord.scope == "player")
-                           .order_by(StatRecord.game, StatRecord.stat_id, StatRecord.table_id)).all()
+        stats = db.session.scalars(select(StatRecord).where(StatRecord.player_id == player_id,
+                                                            StatRecord.scope == "player")
+                                   .order_by(StatRecord.game, StatRecord.stat_id, StatRecord.table_id)).all()
         series: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
         for st in stats:
             series[st.game][st.stat_id].append(float(st.value))

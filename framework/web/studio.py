@@ -19,7 +19,7 @@ from framework.core.errors import GameOverError, NotFoundError, UserError
 from framework.core.kinds import TableMode, TablePhase
 from framework.engine.runtime import Runtime
 from framework.game.table import ActionContext, Table
-from framework.platform.models import BugReport, GameTableRecord, TableSeat
+from framework.platform.models import BugReport, GameTableRecord, TableSeat, db
 from framework.storage.base import COPY_PREFIXES, TableConnection
 from framework.web.auth import current_account
 from framework.web.current import site
@@ -246,20 +246,20 @@ def report_bug(table_id: int) -> Any:
                        limit=100_000)
     with rt.read(table_id) as table:
         state_name = table.gamestate.state().name
-    with Session(rt.platform) as s, s.begin():
+    with db.session.begin():
         rec = BugReport(table_id=table_id, game=info.game, release_version=info.release_version,
                         player_id=pid, text=text[:MAX_BUG_TEXT], state_name=state_name,
                         snapshot=json.dumps(snap), log=json.dumps(events, default=str))
-        s.add(rec)
-        s.flush()
+        db.session.add(rec)
+        db.session.flush()
         bug_id = rec.id
     return jsonify({"ok": True, "bug_id": bug_id, "url": url_for("studio.bug", bug_id=bug_id)})
 
 
 @bp.get("/bugs")
 def bugs() -> Any:
-    with Session(site().platform) as s:
-        rows = s.scalars(select(BugReport).order_by(BugReport.id.desc()).limit(200)).all()
+    with db.session.begin():
+        rows = db.session.scalars(select(BugReport).order_by(BugReport.id.desc()).limit(200)).all()
         reports = [{"id": r.id, "table_id": r.table_id, "game": r.game, "text": r.text,
                     "state": r.state_name, "created": r.created_at.strftime("%Y-%m-%d %H:%M"),
                     "reopened": r.reopened_table_id} for r in rows]
@@ -268,8 +268,8 @@ def bugs() -> Any:
 
 @bp.get("/bugs/<int:bug_id>")
 def bug(bug_id: int) -> Any:
-    with Session(site().platform) as s:
-        r = s.get(BugReport, bug_id)
+    with db.session.begin():
+        r = db.session.get(BugReport, bug_id)
         if r is None:
             abort(404)
         report = {"id": r.id, "table_id": r.table_id, "game": r.game, "text": r.text, "state": r.state_name,
@@ -281,14 +281,14 @@ def bug(bug_id: int) -> Any:
 @bp.post("/bugs/<int:bug_id>/reopen")
 def reopen(bug_id: int) -> Any:
     rt = site().runtime
-    with Session(rt.platform) as s:
-        r = s.get(BugReport, bug_id)
+    with db.session.begin():
+        r = db.session.get(BugReport, bug_id)
         if r is None:
             abort(404)
         snap = json.loads(r.snapshot)
     table_id = restore_snapshot(rt, snap)
-    with Session(rt.platform) as s, s.begin():
-        r2 = s.get(BugReport, bug_id)
+    with db.session.begin():
+        r2 = db.session.get(BugReport, bug_id)
         if r2 is not None:
             r2.reopened_table_id = table_id
     account = current_account()
