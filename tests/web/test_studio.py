@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from framework.web.studio import restore_snapshot, set_bot, snapshot
+from framework.engine.studio_tools import restore_snapshot, set_bot, snapshot
 from tests.web.conftest import Browser, fake_production
 
 
