@@ -23,6 +23,7 @@ from framework.engine.directory import TableDirectory, TableInfo
 from framework.engine.errorlog import ErrorLog
 from framework.engine.gatekeeper import ActionResult, Gatekeeper
 from framework.engine.hooks import RuntimeHooks
+from framework.engine.open_tables import OpenTables
 from framework.engine.records import GameRecords
 from framework.engine.seats import Seats
 from framework.engine.settle import StateDriver
@@ -73,6 +74,7 @@ class Runtime:
         self.gatekeeper = Gatekeeper(self.directory, self.driver, self.errorlog, self._clock,
                                      self.hooks.before_action, self.streams.wants_packets)
         self.seats = Seats(self.directory, self.driver, self.views, self._clock, self._after_commit)
+        self.open_tables = OpenTables(platform, self.create_table)
         self.slots = SaveSlots(platform, self.directory, self._clock, self.changed)
 
     def _clock(self) -> datetime:

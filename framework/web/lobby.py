@@ -8,8 +8,9 @@ from typing import Any
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 from sqlalchemy import select
 
-from framework.core.errors import ArenaError, UserError
+from framework.core.errors import ArenaError, NotFoundError, UserError
 from framework.core.kinds import TableMode, TablePhase
+from framework.engine.open_tables import Joined
 from framework.game.registry import GameDefinition
 from framework.platform.models import GameTableRecord, OpenTable, Player, TableSeat, db
 from framework.web.auth import current_account
@@ -131,13 +132,7 @@ def create_table() -> Any:
         if account is None:
             flash(tr("Sign in to create a production table"))
             return redirect(url_for("auth.login", next=url_for("lobby.index")))
-        with db.session.begin():
-            open_table = OpenTable(game=game, players=players,
-                                   options={str(k): v for k, v in options.items()},
-                                   player_names=[account["name"]], created_by=account["id"])
-            db.session.add(open_table)
-            db.session.flush()
-            open_id = open_table.id
+        open_id = s.runtime.open_tables.open(game, players, options, account["name"], account["id"])
         return _start_if_full(open_id)
     except UserError as exc:
         flash(exc.render(tr))
@@ -148,19 +143,9 @@ def create_table() -> Any:
 
 
 def _start_if_full(open_id: int) -> Any:
-    s = site()
-    with db.session.begin():
-        o = db.session.get(OpenTable, open_id)
-        if o is None:
-            abort(404)
-        names, game, count, options = list(o.player_names or []), o.game, o.players, dict(o.options or {})
-    if len(names) < count:
+    table_id = site().runtime.open_tables.start_if_full(open_id)
+    if table_id is None:
         return redirect(url_for("lobby.index"))
-    table_id = s.runtime.create_table(game, names, options, mode=TableMode.PRODUCTION)
-    with db.session.begin():
-        o2 = db.session.get(OpenTable, open_id)
-        if o2 is not None:
-            o2.table_id = table_id
     return redirect(url_for("play.table_page", table_id=table_id))
 
 
@@ -171,19 +156,14 @@ def join(open_id: int) -> Any:
     if account is None:
         flash(tr("Sign in to join a table"))
         return redirect(url_for("auth.login", next=url_for("lobby.index")))
-    with db.session.begin():
-        o = db.session.get(OpenTable, open_id)
-        if o is None or o.table_id is not None:
-            flash(tr("This table is no longer open"))
-            return redirect(url_for("lobby.index")), 404
-        names = list(o.player_names or [])
-        if account["name"] in names:
-            flash(tr("You are already at this table"))
-            return redirect(url_for("lobby.index"))
-        if len(names) >= o.players:
-            flash(tr("This table is full"))
-            return redirect(url_for("lobby.index")), 409
-        o.player_names = names + [account["name"]]
+    try:
+        joined = site().runtime.open_tables.join(open_id, account["name"])
+    except UserError as exc:
+        flash(exc.render(tr))
+        return redirect(url_for("lobby.index")), exc.http_status
+    if joined is Joined.ALREADY_SEATED:
+        flash(tr("You are already at this table"))
+        return redirect(url_for("lobby.index"))
     try:
         return _start_if_full(open_id)
     except UserError as exc:
@@ -196,13 +176,8 @@ def leave_open(open_id: int) -> Any:
     account = current_account()
     if account is None:
         abort(403)
-    with db.session.begin():
-        o = db.session.get(OpenTable, open_id)
-        if o is None or o.table_id is not None:
-            abort(404)
-        names = [n for n in (o.player_names or []) if n != account["name"]]
-        if names:
-            o.player_names = names
-        else:
-            db.session.delete(o)
+    try:
+        site().runtime.open_tables.leave(open_id, account["name"])
+    except NotFoundError:
+        abort(404)
     return redirect(url_for("lobby.index"))
