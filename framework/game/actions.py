@@ -35,67 +35,105 @@ def _coerce(value: Any, tp: Any) -> Any:
     """``value`` as ``tp``, accepting the text forms the CLI and HTML forms send."""
     if tp is Any or tp is inspect.Parameter.empty:
         return value
-    origin = typing.get_origin(tp)
-    if origin in (Union, types.UnionType):
-        for option in typing.get_args(tp):
-            try:
-                return _coerce(value, option)
-            except _Mismatch:
-                continue
-        raise _Mismatch
-    if origin is Literal:
-        for allowed in typing.get_args(tp):
-            try:
-                if _coerce(value, type(allowed)) == allowed:
-                    return allowed
-            except _Mismatch:
-                continue
-        raise _Mismatch
-    if origin is list:
-        (inner,) = typing.get_args(tp) or (Any,)
-        if isinstance(value, str):
-            value = [v for v in value.split(",") if v != ""]
-        if not isinstance(value, list):
-            raise _Mismatch
-        return [_coerce(v, inner) for v in value]
-    if tp is _NONE:
-        if value is None:
-            return None
-        raise _Mismatch
-    if tp is bool:
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.lower() in ("true", "false", "1", "0"):
-            return value.lower() in ("true", "1")
-        raise _Mismatch
-    if tp is int:
-        if isinstance(value, bool):
-            raise _Mismatch
-        if isinstance(value, int):
-            return value
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            return int(value)
-        raise _Mismatch
-    if tp is float:
-        if isinstance(value, bool):
-            raise _Mismatch
-        if isinstance(value, int | float):
-            return float(value)
-        if isinstance(value, str):
-            try:
-                return float(value)
-            except ValueError:
-                raise _Mismatch from None
-        raise _Mismatch
-    if tp is str:
-        if isinstance(value, str):
-            return value
-        raise _Mismatch
+    by_origin = _ORIGIN_COERCERS.get(typing.get_origin(tp))
+    if by_origin is not None:
+        return by_origin(value, tp)
+    for scalar, coerce in _SCALAR_COERCERS:
+        if tp is scalar:
+            return coerce(value)
     if isinstance(value, tp):
         return value
     raise _Mismatch
+
+
+def _coerce_union(value: Any, tp: Any) -> Any:
+    """The first option of the union that accepts ``value``."""
+    for option in typing.get_args(tp):
+        try:
+            return _coerce(value, option)
+        except _Mismatch:
+            continue
+    raise _Mismatch
+
+
+def _coerce_literal(value: Any, tp: Any) -> Any:
+    """The first allowed literal that ``value`` equals once converted to its type."""
+    for allowed in typing.get_args(tp):
+        try:
+            if _coerce(value, type(allowed)) == allowed:
+                return allowed
+        except _Mismatch:
+            continue
+    raise _Mismatch
+
+
+def _coerce_list(value: Any, tp: Any) -> list[Any]:
+    """A list, or comma-separated text (empty items dropped), with each item converted."""
+    (inner,) = typing.get_args(tp) or (Any,)
+    if isinstance(value, str):
+        value = [v for v in value.split(",") if v != ""]
+    if not isinstance(value, list):
+        raise _Mismatch
+    return [_coerce(v, inner) for v in value]
+
+
+def _coerce_none(value: Any) -> None:
+    if value is None:
+        return None
+    raise _Mismatch
+
+
+def _coerce_bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false", "1", "0"):
+        return value.lower() in ("true", "1")
+    raise _Mismatch
+
+
+def _coerce_int(value: Any) -> int:
+    """An int, a whole float or the text of a whole number; never a bool."""
+    if isinstance(value, bool):
+        raise _Mismatch
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    raise _Mismatch
+
+
+def _coerce_float(value: Any) -> float:
+    """An int, a float or the text of a number; never a bool."""
+    if isinstance(value, bool):
+        raise _Mismatch
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            raise _Mismatch from None
+    raise _Mismatch
+
+
+def _coerce_str(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    raise _Mismatch
+
+
+# Generic hints by their origin (Optional[X] and X | None are both unions).
+_ORIGIN_COERCERS: dict[Any, Callable[[Any, Any], Any]] = {
+    Union: _coerce_union, types.UnionType: _coerce_union, Literal: _coerce_literal,
+    list: _coerce_list,
+}
+# Plain types, matched by identity (a bool is an int, but ``bool`` is not ``int``).
+_SCALAR_COERCERS: tuple[tuple[Any, Callable[[Any], Any]], ...] = (
+    (_NONE, _coerce_none), (bool, _coerce_bool), (int, _coerce_int), (float, _coerce_float),
+    (str, _coerce_str),
+)
 
 
 def action_parameters(method: Callable[..., Any]) -> dict[str, tuple[Any, bool]]:

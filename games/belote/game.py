@@ -66,6 +66,66 @@ def _codes(cards: Iterable[Card]) -> list[str]:
     return [str(card) for card in sorted(cards)]
 
 
+def _classic_bid_refusal(bidding: ClassicBidding, bid: Bid, rules: Rules) -> UserError:
+    """Why ``bid`` is refused in classic belote, where each round allows other takes."""
+    is_all_or_none = isinstance(bid.trump, TrumpMode)
+    if bid.kind is not BidKind.TAKE:
+        return UserError(clienttranslate("In classic belote you take or pass: ${bid} is a "
+                                         "contrée bid"), "contree_bid_in_classic", bid=bid.code)
+    turned_suit = {"trump_name": material.trump_name(bidding.turned.suit), "i18n": ["trump_name"]}
+    if is_all_or_none and not rules.all_no_trumps:
+        return UserError(clienttranslate("All trumps and no trumps are not played at this table"),
+                         "no_all_no_trumps")
+    if bidding.round == 1:
+        return UserError(clienttranslate("In the first round you may only take the turned suit "
+                                         "(${trump_name}) or pass"), "first_round_turned_suit",
+                         **turned_suit)
+    if bidding.round == 2:
+        if bid.trump is None:
+            return UserError(clienttranslate("In the second round, name the trump suit you take"),
+                             "second_round_name_suit")
+        if is_all_or_none:
+            return UserError(clienttranslate("All trumps and no trumps may only be taken in the "
+                                             "third round"), "all_no_trumps_third_round")
+        return UserError(clienttranslate("In the second round, name another suit than "
+                                         "${trump_name}"), "second_round_other_suit", **turned_suit)
+    return UserError(clienttranslate("In the third round, take at all trumps or no trumps, or pass"),
+                     "third_round_all_or_none")
+
+
+def _contree_bid_refusal(bidding: ContreeBidding, bid: Bid, rules: Rules) -> UserError:
+    """Why ``bid`` is refused in contrée: coinches, closing windows, then the auction's rules."""
+    is_all_or_none = isinstance(bid.trump, TrumpMode)
+    best = bidding.best
+    if bid.kind is BidKind.TAKE:
+        return UserError(clienttranslate("In contrée, bid a value and a trump, for example 80 hearts"),
+                         "classic_bid_in_contree")
+    if bid.kind is BidKind.COINCHE:
+        if bidding.bidder is None:
+            return UserError(clienttranslate("There is no bid to coinche yet"), "nothing_to_coinche")
+        if (bidding.to_play - bidding.bidder) % 2 == 0:
+            return UserError(clienttranslate("You cannot coinche your own team's bid"),
+                             "coinche_own_team")
+        return UserError(clienttranslate("The contract is already coinched"), "already_coinched")
+    if bid.kind is BidKind.SURCOINCHE:
+        return UserError(clienttranslate("Only the team whose bid was coinched may surcoinche, right "
+                                         "after the coinche"), "cannot_surcoinche")
+    if bidding.phase in ("surcoinche", "redouble", "double"):
+        return UserError(clienttranslate("You may only ${window_action} or pass now"), "closing_phase",
+                         window_action=material.WINDOW_ACTIONS[bidding.phase], i18n=["window_action"])
+    if is_all_or_none and not rules.all_no_trumps:
+        return UserError(clienttranslate("All trumps and no trumps are not played at this table"),
+                         "no_all_no_trumps")
+    if best is not None and best.value is not None and bid.value is not None and bid.value <= best.value:
+        return UserError(clienttranslate("You must bid more than ${value}"), "bid_too_low",
+                         value=best.value)
+    if bidding.phase == "raise" and best is not None and best.trump is not None:
+        return UserError(clienttranslate("You may only raise your bid in ${trump_name}"),
+                         "raise_same_trump", trump_name=material.trump_name(best.trump),
+                         i18n=["trump_name"])
+    return UserError(clienttranslate("You cannot bid ${bid} now"), "illegal_bid", bid=bid.code)
+
+
 class Belote(Table):
     """A table of Belote (classic or contrée) for four players in two teams."""
 
@@ -437,59 +497,10 @@ class Belote(Table):
     def _bid_refusal(self, bidding: Bidding, bid: Bid) -> UserError:
         """The specific reason why ``bid`` is refused now."""
         rules = self.rules
-        is_all_or_none = isinstance(bid.trump, TrumpMode)
         if isinstance(bidding, ClassicBidding):
-            if bid.kind is not BidKind.TAKE:
-                return UserError(clienttranslate("In classic belote you take or pass: ${bid} is a "
-                                                 "contrée bid"), "contree_bid_in_classic", bid=bid.code)
-            turned_suit = {"trump_name": material.trump_name(bidding.turned.suit), "i18n": ["trump_name"]}
-            if is_all_or_none and not rules.all_no_trumps:
-                return UserError(clienttranslate("All trumps and no trumps are not played at this table"),
-                                 "no_all_no_trumps")
-            if bidding.round == 1:
-                return UserError(clienttranslate("In the first round you may only take the turned suit "
-                                                 "(${trump_name}) or pass"), "first_round_turned_suit",
-                                 **turned_suit)
-            if bidding.round == 2:
-                if bid.trump is None:
-                    return UserError(clienttranslate("In the second round, name the trump suit you take"),
-                                     "second_round_name_suit")
-                if is_all_or_none:
-                    return UserError(clienttranslate("All trumps and no trumps may only be taken in the "
-                                                     "third round"), "all_no_trumps_third_round")
-                return UserError(clienttranslate("In the second round, name another suit than "
-                                                 "${trump_name}"), "second_round_other_suit", **turned_suit)
-            return UserError(clienttranslate("In the third round, take at all trumps or no trumps, or pass"),
-                             "third_round_all_or_none")
+            return _classic_bid_refusal(bidding, bid, rules)
         assert isinstance(bidding, ContreeBidding)
-        best = bidding.best
-        if bid.kind is BidKind.TAKE:
-            return UserError(clienttranslate("In contrée, bid a value and a trump, for example 80 hearts"),
-                             "classic_bid_in_contree")
-        if bid.kind is BidKind.COINCHE:
-            if bidding.bidder is None:
-                return UserError(clienttranslate("There is no bid to coinche yet"), "nothing_to_coinche")
-            if (bidding.to_play - bidding.bidder) % 2 == 0:
-                return UserError(clienttranslate("You cannot coinche your own team's bid"),
-                                 "coinche_own_team")
-            return UserError(clienttranslate("The contract is already coinched"), "already_coinched")
-        if bid.kind is BidKind.SURCOINCHE:
-            return UserError(clienttranslate("Only the team whose bid was coinched may surcoinche, right "
-                                             "after the coinche"), "cannot_surcoinche")
-        if bidding.phase in ("surcoinche", "redouble", "double"):
-            return UserError(clienttranslate("You may only ${window_action} or pass now"), "closing_phase",
-                             window_action=material.WINDOW_ACTIONS[bidding.phase], i18n=["window_action"])
-        if is_all_or_none and not rules.all_no_trumps:
-            return UserError(clienttranslate("All trumps and no trumps are not played at this table"),
-                             "no_all_no_trumps")
-        if best is not None and best.value is not None and bid.value is not None and bid.value <= best.value:
-            return UserError(clienttranslate("You must bid more than ${value}"), "bid_too_low",
-                             value=best.value)
-        if bidding.phase == "raise" and best is not None and best.trump is not None:
-            return UserError(clienttranslate("You may only raise your bid in ${trump_name}"),
-                             "raise_same_trump", trump_name=material.trump_name(best.trump),
-                             i18n=["trump_name"])
-        return UserError(clienttranslate("You cannot bid ${bid} now"), "illegal_bid", bid=bid.code)
+        return _contree_bid_refusal(bidding, bid, rules)
 
     def st_next_bidder(self) -> None:
         bidding = self.bidding()

@@ -65,8 +65,20 @@ def parse_record(record: Any) -> HandRecord:
     except (BeloteError, TypeError) as error:
         raise RecordError(f"rules: {error}") from None
     dealer = _seat(record.get("dealer"), "dealer")
+    hands = _parse_hands(record.get("hands"))
+    turned = None
+    if "turned" in record:
+        turned = _card(record["turned"], "turned")
+    bids, contract = _parse_bids_and_contract(record, rules, dealer, hands, turned)
+    plays = _parse_plays(record.get("plays", []), contract)
+    carried = record.get("carried", 0)
+    if not isinstance(carried, int) or carried < 0:
+        raise RecordError(f"carried must be a non-negative integer, not {carried!r}")
+    return HandRecord(rules, dealer, hands, contract, plays, bids, turned, carried)
 
-    hands_data = record.get("hands")
+
+def _parse_hands(hands_data: Any) -> tuple[tuple[Card, ...], ...]:
+    """The four hands of 8 cards, no card dealt twice."""
     if not isinstance(hands_data, list) or len(hands_data) != 4:
         count = len(hands_data) if isinstance(hands_data, list) else "no"
         raise RecordError(f"hands must list the 4 seats' hands, got {count}")
@@ -84,10 +96,15 @@ def parse_record(record: Any) -> HandRecord:
             seen[card] = seat
         hands.append(hand)
     # 4 x 8 distinct valid cards are necessarily the 32 cards.
+    return tuple(hands)
 
-    turned = None
-    if "turned" in record:
-        turned = _card(record["turned"], "turned")
+
+def _parse_bids_and_contract(
+    record: dict[str, Any], rules: Rules, dealer: int, hands: Sequence[Sequence[Card]],
+    turned: Card | None,
+) -> tuple[tuple[Bid, ...] | None, Contract | None]:
+    """(bids, contract) of a record: the contract given, the one the bids reach, or both if
+    they agree."""
     bids = None
     contract = None
     if "bids" in record:
@@ -100,29 +117,35 @@ def parse_record(record: Any) -> HandRecord:
             raise RecordError(f"the turned card {turned} is not in the taker's hand "
                               f"(seat {contract.taker})")
     if "contract" in record:
-        try:
-            given = Contract.from_dict(record["contract"])
-        except (BeloteError, TypeError) as error:
-            raise RecordError(f"contract: {error}") from None
-        if bids is not None and given != contract:
-            raise RecordError(f"contract {record['contract']} does not match the bids "
-                              f"({contract.to_dict() if contract else 'redeal'})")
-        if rules.is_contree and given.value is None:
-            raise RecordError("contract: a contree contract needs a value")
-        contract = given
+        contract = _given_contract(record["contract"], rules, bids, contract)
     elif bids is None:
         raise RecordError("a record needs 'bids' or 'contract'")
+    return bids, contract
 
-    plays_data = record.get("plays", [])
+
+def _given_contract(data: Any, rules: Rules, bids: tuple[Bid, ...] | None,
+                    bid_contract: Contract | None) -> Contract:
+    """The record's ``contract``, checked against the one its bids reach (if it has bids)."""
+    try:
+        given = Contract.from_dict(data)
+    except (BeloteError, TypeError) as error:
+        raise RecordError(f"contract: {error}") from None
+    if bids is not None and given != bid_contract:
+        raise RecordError(f"contract {data} does not match the bids "
+                          f"({bid_contract.to_dict() if bid_contract else 'redeal'})")
+    if rules.is_contree and given.value is None:
+        raise RecordError("contract: a contree contract needs a value")
+    return given
+
+
+def _parse_plays(plays_data: Any, contract: Contract | None) -> tuple[Card, ...]:
+    """The cards played, in order (none after a redeal)."""
     if not isinstance(plays_data, list) or len(plays_data) > 32:
         raise RecordError("plays must be a list of at most 32 card codes")
     plays = tuple(_card(code, f"plays[{step}]") for step, code in enumerate(plays_data, 1))
     if contract is None and plays:
         raise RecordError("everybody passed (redeal) but the record has plays")
-    carried = record.get("carried", 0)
-    if not isinstance(carried, int) or carried < 0:
-        raise RecordError(f"carried must be a non-negative integer, not {carried!r}")
-    return HandRecord(rules, dealer, tuple(hands), contract, plays, bids, turned, carried)
+    return plays
 
 
 def _parse_bid(code: Any, step: int) -> Bid:

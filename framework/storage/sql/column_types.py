@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Literal
 
 from sqlglot import exp
@@ -70,53 +71,88 @@ def enum_values(dtype: exp.DataType) -> list[str]:
 
 def target_type(dtype: exp.DataType, target: Target) -> str:
     """The column type on SQLite or PostgreSQL for a MySQL type."""
-    t = dtype.this
     params = type_params(dtype)
     kind = type_kind(dtype)
     if kind is None:
         raise SQLError(f"unsupported column type {dtype.sql('mysql')}")
     pg = target == "postgresql"
-    if t == DT.BIT:
-        width = params[0] if params else 1
-        if not pg:
-            return "INTEGER"
-        return "SMALLINT" if width <= 15 else "INTEGER" if width <= 31 else "BIGINT"
-    if kind == "int":
-        return _PG_INT_TYPES[t] if pg else "INTEGER"
-    if kind == "float":
-        if not pg:
-            return "REAL"
-        if t == DT.FLOAT and (len(params) != 1 or params[0] <= 24):
-            return "REAL"
-        return "DOUBLE PRECISION"
-    if kind == "decimal":
-        precision = params[0] if params else 10
-        scale = params[1] if len(params) > 1 else 0
-        return f"NUMERIC({precision},{scale})"
-    if kind == "string":
-        if t in _TEXT_TYPES:
-            return "TEXT"
-        if not params:
-            if t in (DT.VARCHAR, DT.NVARCHAR):
-                raise SQLError("VARCHAR needs a length, e.g. VARCHAR(32)")
-            params = [1]
-        # CHAR(n) is VARCHAR(n) too: PostgreSQL would return CHAR values blank-padded.
-        return f"VARCHAR({params[0]})"
-    if kind == "enum":
-        values = enum_values(dtype)
-        return f"VARCHAR({max((len(v) for v in values), default=1)})" if pg else "TEXT"
-    if kind in ("set", "json"):
+    if dtype.this == DT.BIT:
+        return _bit_type(params, pg)
+    return _TARGET_TYPES[kind](dtype, params, pg)
+
+
+def _bit_type(params: list[int], pg: bool) -> str:
+    """BIT(n) as the smallest integer that holds n bits (any width is an INTEGER on SQLite)."""
+    width = params[0] if params else 1
+    if not pg:
+        return "INTEGER"
+    return "SMALLINT" if width <= 15 else "INTEGER" if width <= 31 else "BIGINT"
+
+
+def _int_type(dtype: exp.DataType, params: list[int], pg: bool) -> str:
+    return _PG_INT_TYPES[dtype.this] if pg else "INTEGER"
+
+
+def _float_type(dtype: exp.DataType, params: list[int], pg: bool) -> str:
+    """REAL for single precision (FLOAT, FLOAT(p) with p <= 24), DOUBLE PRECISION otherwise."""
+    if not pg:
+        return "REAL"
+    if dtype.this == DT.FLOAT and (len(params) != 1 or params[0] <= 24):
+        return "REAL"
+    return "DOUBLE PRECISION"
+
+
+def _decimal_type(dtype: exp.DataType, params: list[int], pg: bool) -> str:
+    precision = params[0] if params else 10
+    scale = params[1] if len(params) > 1 else 0
+    return f"NUMERIC({precision},{scale})"
+
+
+def _string_type(dtype: exp.DataType, params: list[int], pg: bool) -> str:
+    if dtype.this in _TEXT_TYPES:
         return "TEXT"
-    if kind == "blob":
-        return "BYTEA" if pg else "BLOB"
-    if kind == "date":
-        return "DATE"
-    if kind == "time":
-        return f"TIME({params[0] if params else 0})" if pg else "TIME"
-    # datetime
+    if not params:
+        if dtype.this in (DT.VARCHAR, DT.NVARCHAR):
+            raise SQLError("VARCHAR needs a length, e.g. VARCHAR(32)")
+        params = [1]
+    # CHAR(n) is VARCHAR(n) too: PostgreSQL would return CHAR values blank-padded.
+    return f"VARCHAR({params[0]})"
+
+
+def _enum_type(dtype: exp.DataType, params: list[int], pg: bool) -> str:
+    """On PostgreSQL, a VARCHAR as long as the longest value."""
+    values = enum_values(dtype)
+    return f"VARCHAR({max((len(v) for v in values), default=1)})" if pg else "TEXT"
+
+
+def _text_type(dtype: exp.DataType, params: list[int], pg: bool) -> str:
+    return "TEXT"
+
+
+def _blob_type(dtype: exp.DataType, params: list[int], pg: bool) -> str:
+    return "BYTEA" if pg else "BLOB"
+
+
+def _date_type(dtype: exp.DataType, params: list[int], pg: bool) -> str:
+    return "DATE"
+
+
+def _time_type(dtype: exp.DataType, params: list[int], pg: bool) -> str:
+    return f"TIME({params[0] if params else 0})" if pg else "TIME"
+
+
+def _datetime_type(dtype: exp.DataType, params: list[int], pg: bool) -> str:
     if pg:
         return f"TIMESTAMP({params[0] if params else 0})"
-    return "TIMESTAMP" if t != DT.DATETIME else "DATETIME"
+    return "TIMESTAMP" if dtype.this != DT.DATETIME else "DATETIME"
+
+
+# kind -> (dtype, its numeric parameters, is PostgreSQL) -> the target's column type
+_TARGET_TYPES: dict[Kind, Callable[[exp.DataType, list[int], bool], str]] = {
+    "int": _int_type, "float": _float_type, "decimal": _decimal_type, "string": _string_type,
+    "enum": _enum_type, "set": _text_type, "json": _text_type, "blob": _blob_type,
+    "date": _date_type, "time": _time_type, "datetime": _datetime_type,
+}
 
 
 class Now(exp.Expression):

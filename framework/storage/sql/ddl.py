@@ -53,37 +53,13 @@ def _table_properties(create: exp.Create) -> tuple[int | None, bool, exp.Table |
 def create_table(create: exp.Create, target: Target, reserved: frozenset[str],
                   prepared: Prepared) -> list[str]:
     schema = create.this
-    table_node = schema.this if isinstance(schema, exp.Schema) else schema
-    if not isinstance(table_node, exp.Table):
-        raise SQLError("CREATE TABLE without a table name")
-    name = table_node.name
-    if name.lower() in {r.lower() for r in reserved}:
-        raise SQLError(
-            f"redefines the framework table `{name}`; add columns with "
-            f"ALTER TABLE {name} ADD ..."
-        )
+    name = _created_table_name(schema, reserved)
     auto_start, temporary, like = _table_properties(create)
     if_not_exists = bool(create.args.get("exists"))
     query = create.args.get("expression")
-
     if query is not None or like is not None:
-        if isinstance(schema, exp.Schema):
-            raise UnsupportedSQLError(
-                "CREATE TABLE (columns) AS SELECT", target,
-                "create the table, then fill it with INSERT INTO ... SELECT",
-            )
-        if target == "mysql":
-            return [prepared.original]
-        head = "CREATE " + ("TEMPORARY " if temporary else "") + "TABLE "
-        head += ("IF NOT EXISTS " if if_not_exists else "") + quote_identifier(name, target)
-        if like is not None:
-            if target == "sqlite":
-                raise UnsupportedSQLError(
-                    "CREATE TABLE ... LIKE", target, "write the full CREATE TABLE statement"
-                )
-            return [f"{head} (LIKE {quote_identifier(like.name, target)} INCLUDING ALL)"]
-        assert isinstance(query, exp.Query)
-        return [f"{head} AS {translate_query_tree(query, target, output_names=False)}"]
+        return _create_table_from(schema, name, query, like, target, prepared,
+                                  temporary=temporary, if_not_exists=if_not_exists)
 
     table = TableModel(name)
     assert isinstance(schema, exp.Schema)
@@ -94,7 +70,57 @@ def create_table(create: exp.Create, target: Target, reserved: frozenset[str],
         if any(c.implicit_default for c in table.columns):
             return [create.sql(dialect="mysql")]
         return [prepared.original]
+    return _create_table_sql(table, target, auto_start, temporary=temporary,
+                             if_not_exists=if_not_exists)
 
+
+def _created_table_name(schema: exp.Expr, reserved: frozenset[str]) -> str:
+    """The name of the table a CREATE TABLE makes, refused if it is a framework table."""
+    table_node = schema.this if isinstance(schema, exp.Schema) else schema
+    if not isinstance(table_node, exp.Table):
+        raise SQLError("CREATE TABLE without a table name")
+    name = table_node.name
+    if name.lower() in {r.lower() for r in reserved}:
+        raise SQLError(
+            f"redefines the framework table `{name}`; add columns with "
+            f"ALTER TABLE {name} ADD ..."
+        )
+    return name
+
+
+def _create_table_head(name: str, target: Target, *, temporary: bool, if_not_exists: bool) -> str:
+    """``CREATE [TEMPORARY] TABLE [IF NOT EXISTS] name``."""
+    head = "CREATE " + ("TEMPORARY " if temporary else "") + "TABLE "
+    return head + ("IF NOT EXISTS " if if_not_exists else "") + quote_identifier(name, target)
+
+
+def _create_table_from(schema: exp.Expr, name: str, query: exp.Expr | None, like: exp.Table | None,
+                       target: Target, prepared: Prepared, *, temporary: bool,
+                       if_not_exists: bool) -> list[str]:
+    """CREATE TABLE ... AS SELECT and CREATE TABLE ... LIKE."""
+    if isinstance(schema, exp.Schema):
+        raise UnsupportedSQLError(
+            "CREATE TABLE (columns) AS SELECT", target,
+            "create the table, then fill it with INSERT INTO ... SELECT",
+        )
+    if target == "mysql":
+        return [prepared.original]
+    head = _create_table_head(name, target, temporary=temporary, if_not_exists=if_not_exists)
+    if like is not None:
+        if target == "sqlite":
+            raise UnsupportedSQLError(
+                "CREATE TABLE ... LIKE", target, "write the full CREATE TABLE statement"
+            )
+        return [f"{head} (LIKE {quote_identifier(like.name, target)} INCLUDING ALL)"]
+    assert isinstance(query, exp.Query)
+    return [f"{head} AS {translate_query_tree(query, target, output_names=False)}"]
+
+
+def _create_table_sql(table: TableModel, target: Target, auto_start: int | None, *,
+                      temporary: bool, if_not_exists: bool) -> list[str]:
+    """The CREATE TABLE of a declared table on SQLite or PostgreSQL, then its indexes,
+    AUTO_INCREMENT and ON UPDATE CURRENT_TIMESTAMP machinery."""
+    name = table.name
     pk_lower = table.primary_key_lower()
     auto = next((c for c in table.columns if c.auto_increment), None)
     inline_pk = (
@@ -113,27 +139,34 @@ def create_table(create: exp.Create, target: Target, reserved: frozenset[str],
         lines.append(render_foreign_key(fk_name, fk, target))
     for check in table.checks:
         lines.append(f"CHECK ({render_condition(check, target)})")
-    head = "CREATE " + ("TEMPORARY " if temporary else "") + "TABLE "
-    head += ("IF NOT EXISTS " if if_not_exists else "") + quote_identifier(name, target)
+    head = _create_table_head(name, target, temporary=temporary, if_not_exists=if_not_exists)
     out = [head + " (\n  " + ",\n  ".join(lines) + "\n)"]
     taken: set[str] = set()
     for index in table.indexes:
         out.append(index_sql(name, index, target, if_not_exists=if_not_exists, taken=taken))
     if auto is not None:
-        if target == "postgresql":
-            out.extend(pg_auto_increment_sql(name, auto.name))
-        elif not inline_pk:
-            out.extend(sqlite_auto_increment_sql(name, auto.name))
-        elif auto_start and auto_start > 1:
-            out.append(
-                f"INSERT INTO sqlite_sequence (name, seq) SELECT {string_literal(name)}, "
-                f"{auto_start - 1} WHERE NOT EXISTS "
-                f"(SELECT 1 FROM sqlite_sequence WHERE name = {string_literal(name)})"
-            )
+        out.extend(_auto_increment_sql(name, auto.name, target, inline_pk, auto_start))
     for column in table.columns:
         if column.on_update_now:
             out.extend(on_update_now_sql(name, column.name, target))
     return out
+
+
+def _auto_increment_sql(table: str, column: str, target: Target, inline_pk: bool,
+                        auto_start: int | None) -> list[str]:
+    """What keeps an AUTO_INCREMENT column counting: a sequence on PostgreSQL, a trigger on
+    SQLite unless the column is the INTEGER PRIMARY KEY (then only its start is seeded)."""
+    if target == "postgresql":
+        return pg_auto_increment_sql(table, column)
+    if not inline_pk:
+        return sqlite_auto_increment_sql(table, column)
+    if auto_start and auto_start > 1:
+        return [
+            f"INSERT INTO sqlite_sequence (name, seq) SELECT {string_literal(table)}, "
+            f"{auto_start - 1} WHERE NOT EXISTS "
+            f"(SELECT 1 FROM sqlite_sequence WHERE name = {string_literal(table)})"
+        ]
+    return []
 
 
 def _add_column(table: str, coldef: exp.ColumnDef, target: Target) -> list[str]:
@@ -223,14 +256,7 @@ def alter_table(alter: exp.Alter, target: Target, prepared: Prepared) -> list[st
     actions = list(alter.args.get("actions") or [])
     options = list(alter.args.get("options") or [])
     if target == "mysql":
-        modified = False
-        for action in actions:
-            if isinstance(action, exp.ColumnDef):
-                column = column_from_def(action)
-                give_implicit_default(column, False)
-                modified = modified or column.implicit_default
-        return [alter.sql(dialect="mysql") if modified else prepared.original]
-
+        return [_alter_table_mysql(alter, actions, prepared)]
     for option in options:
         if isinstance(option, exp.AutoIncrementProperty):
             raise UnsupportedSQLError(
@@ -238,43 +264,66 @@ def alter_table(alter: exp.Alter, target: Target, prepared: Prepared) -> list[st
                 "the counter already moves past the highest id inserted",
             )
         # ENGINE=, CHARSET=... change nothing here
-    qt = quote_identifier(table, target)
     out: list[str] = []
     for action in actions:
+        out.extend(_alter_action(table, action, target))
+    return out
+
+
+def _alter_table_mysql(alter: exp.Alter, actions: list[exp.Expr], prepared: Prepared) -> str:
+    """The ALTER TABLE for MariaDB: as written, unless an added column needs its implicit
+    default made explicit."""
+    modified = False
+    for action in actions:
         if isinstance(action, exp.ColumnDef):
-            out.extend(_add_column(table, action, target))
-        elif isinstance(action, exp.AddConstraint):
-            for item in action.expressions:
-                out.extend(_add_constraint(table, item, target))
-        elif isinstance(action, exp.Drop):
-            kind = str(action.args.get("kind") or "").upper()
-            for dropped in action.args.get("tables") or []:
-                if kind == "COLUMN":
-                    out.append(f"ALTER TABLE {qt} DROP COLUMN {quote_identifier(dropped.name, target)}")
-                elif kind == "INDEX":
-                    out.append(f"DROP INDEX {quote_identifier(derived_name(table, dropped.name), target)}")
-                else:
-                    raise UnsupportedSQLError(f"ALTER TABLE ... DROP {kind}", target,
-                                              "drop columns or indexes only")
-        elif isinstance(action, exp.DropPrimaryKey):
-            if target == "sqlite":
-                raise UnsupportedSQLError("ALTER TABLE ... DROP PRIMARY KEY", target,
-                                          "recreate the table")
-            out.append(f"ALTER TABLE {qt} DROP CONSTRAINT {quote_identifier(table + '_pkey', target)}")
-        elif isinstance(action, exp.ModifyColumn):
-            out.extend(_modify_column(table, action, target))
-        elif isinstance(action, exp.RenameColumn):
-            old, new = action.this, action.args.get("to")
-            assert old is not None and new is not None
-            out.append(f"ALTER TABLE {qt} RENAME COLUMN {quote_identifier(old.name, target)} "
-                       f"TO {quote_identifier(new.name, target)}")
-        elif isinstance(action, exp.AlterRename):
-            out.append(f"ALTER TABLE {qt} RENAME TO {quote_identifier(action.this.name, target)}")
-        elif isinstance(action, exp.AlterColumn):
-            out.append(_alter_column(table, action, target))
+            column = column_from_def(action)
+            give_implicit_default(column, False)
+            modified = modified or column.implicit_default
+    return alter.sql(dialect="mysql") if modified else prepared.original
+
+
+def _alter_action(table: str, action: exp.Expr, target: Target) -> list[str]:
+    """The statements for one action of an ALTER TABLE on SQLite or PostgreSQL."""
+    qt = quote_identifier(table, target)
+    if isinstance(action, exp.ColumnDef):
+        return _add_column(table, action, target)
+    if isinstance(action, exp.AddConstraint):
+        return [sql for item in action.expressions for sql in _add_constraint(table, item, target)]
+    if isinstance(action, exp.Drop):
+        return _drop_from_table(table, action, target)
+    if isinstance(action, exp.DropPrimaryKey):
+        if target == "sqlite":
+            raise UnsupportedSQLError("ALTER TABLE ... DROP PRIMARY KEY", target,
+                                      "recreate the table")
+        return [f"ALTER TABLE {qt} DROP CONSTRAINT {quote_identifier(table + '_pkey', target)}"]
+    if isinstance(action, exp.ModifyColumn):
+        return _modify_column(table, action, target)
+    if isinstance(action, exp.RenameColumn):
+        old, new = action.this, action.args.get("to")
+        assert old is not None and new is not None
+        return [f"ALTER TABLE {qt} RENAME COLUMN {quote_identifier(old.name, target)} "
+                f"TO {quote_identifier(new.name, target)}"]
+    if isinstance(action, exp.AlterRename):
+        return [f"ALTER TABLE {qt} RENAME TO {quote_identifier(action.this.name, target)}"]
+    if isinstance(action, exp.AlterColumn):
+        return [_alter_column(table, action, target)]
+    raise UnsupportedSQLError(f"ALTER TABLE ... {action.sql('mysql')}", target,
+                              "use ADD, DROP, RENAME or MODIFY")
+
+
+def _drop_from_table(table: str, action: exp.Drop, target: Target) -> list[str]:
+    """ALTER TABLE ... DROP COLUMN / DROP INDEX (several names at once)."""
+    qt = quote_identifier(table, target)
+    kind = str(action.args.get("kind") or "").upper()
+    out: list[str] = []
+    for dropped in action.args.get("tables") or []:
+        if kind == "COLUMN":
+            out.append(f"ALTER TABLE {qt} DROP COLUMN {quote_identifier(dropped.name, target)}")
+        elif kind == "INDEX":
+            out.append(f"DROP INDEX {quote_identifier(derived_name(table, dropped.name), target)}")
         else:
-            raise UnsupportedSQLError(f"ALTER TABLE ... {action.sql('mysql')}", target,
-                                      "use ADD, DROP, RENAME or MODIFY")
+            raise UnsupportedSQLError(f"ALTER TABLE ... DROP {kind}", target,
+                                      "drop columns or indexes only")
     return out
 
 

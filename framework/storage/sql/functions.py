@@ -58,61 +58,95 @@ def _snippet(sql: str, target: Target) -> exp.Expr:
 
 def map_functions(tree: exp.Expr, target: Target) -> None:
     """MySQL functions and operators without an equivalent of the same name on the target."""
-    pg = target == "postgresql"
     for node in list(tree.walk()):
-        if isinstance(node, exp.Anonymous):
-            name = node.name.upper()
-            if name in _REFUSED_FUNCTIONS:
-                raise refuse(f"{name}()", target, _REFUSED_FUNCTIONS[name])
-            if name in ("NOW", "SYSDATE", "LOCALTIME", "LOCALTIMESTAMP", "CURRENT_TIMESTAMP"):
-                node.replace(_date_now(target))
-            elif name == "UNIX_TIMESTAMP":
-                if node.expressions:
-                    raise refuse("UNIX_TIMESTAMP(date)", target, "convert times in Python")
-                node.replace(_snippet(_UNIX_TIMESTAMP[target], target))
-            elif name == "LAST_INSERT_ID" and not node.expressions:
-                node.replace(_snippet(_LAST_INSERT_ID[target], target))
-            elif name == "FIELD" and len(node.expressions) >= 2:
-                subject, *choices = node.expressions
-                case = exp.Case()
-                for position, choice in enumerate(choices, start=1):
-                    case = case.when(exp.EQ(this=subject.copy(), expression=choice.copy()),
-                                     exp.Literal.number(position))
-                node.replace(case.else_(exp.Literal.number(0)))
-        elif isinstance(node, exp.CurrentTimestamp):
-            node.replace(_date_now(target))
-        elif isinstance(node, (exp.Parameter, exp.SessionParameter)):
-            raise refuse(f"MySQL variable {node.sql('mysql')}", target,
-                          "keep values in Python or in a table")
-        elif isinstance(node, exp.TimestampDiff):
-            raise refuse("TIMESTAMPDIFF()", target, "compute time differences in Python")
-        elif isinstance(node, exp.Group) and (node.args.get("rollup") or node.args.get("cube")):
-            raise refuse("GROUP BY ... WITH ROLLUP", target, "compute the totals in Python")
-        elif isinstance(node, exp.Collate):
-            collation = node.expression.name.lower()
-            if not collation.endswith(("_bin", "_cs")):
-                raise refuse(f"COLLATE {collation}", target,
-                              "compare with LOWER() on both sides instead")
-            node.replace(node.this)  # SQLite and PostgreSQL compare case-sensitively already
-        elif isinstance(node, exp.GroupConcat):
-            _map_group_concat(node, target)
-        elif isinstance(node, exp.Cast):
-            _map_cast(node, target)
-        elif pg and isinstance(node, exp.Concat) and not isinstance(node, exp.ConcatWs):
-            _map_concat_pg(node)
-        elif pg and isinstance(node, exp.Like):
-            node.replace(exp.ILike(**node.args))  # keeps NOT (negate) and ESCAPE
-        elif not pg and isinstance(node, (exp.Pad, exp.DateAdd, exp.DateSub)):
-            raise refuse(f"{node.sql('mysql').split('(')[0]}()", target,
-                          "compute the value in Python")
-        elif not pg and isinstance(node, exp.ConcatWs) and sqlite3.sqlite_version_info < (3, 44):
-            raise refuse("CONCAT_WS()", target, "use CONCAT() or join the values in Python")
-        elif not pg and isinstance(node, exp.Like):
-            pattern = node.expression
-            if (isinstance(pattern, exp.Literal) and "\\" in str(pattern.this)
-                    and not isinstance(node.parent, exp.Escape)):
-                # MySQL's LIKE escapes with a backslash by default, SQLite's with nothing.
-                node.replace(exp.Escape(this=node.copy(), expression=exp.Literal.string("\\")))
+        _map_node(node, target)
+
+
+def _map_node(node: exp.Expr, target: Target) -> None:
+    """Rewrite (or refuse) one node of the tree in place."""
+    if isinstance(node, exp.Anonymous):
+        _map_anonymous(node, target)
+    elif isinstance(node, exp.CurrentTimestamp):
+        node.replace(_date_now(target))
+    elif isinstance(node, (exp.Parameter, exp.SessionParameter)):
+        raise refuse(f"MySQL variable {node.sql('mysql')}", target,
+                      "keep values in Python or in a table")
+    elif isinstance(node, exp.TimestampDiff):
+        raise refuse("TIMESTAMPDIFF()", target, "compute time differences in Python")
+    elif isinstance(node, exp.Group) and (node.args.get("rollup") or node.args.get("cube")):
+        raise refuse("GROUP BY ... WITH ROLLUP", target, "compute the totals in Python")
+    elif isinstance(node, exp.Collate):
+        _map_collate(node, target)
+    elif isinstance(node, exp.GroupConcat):
+        _map_group_concat(node, target)
+    elif isinstance(node, exp.Cast):
+        _map_cast(node, target)
+    elif target == "postgresql":
+        _map_node_pg(node)
+    else:
+        _map_node_sqlite(node, target)
+
+
+_NOW_FUNCTIONS = ("NOW", "SYSDATE", "LOCALTIME", "LOCALTIMESTAMP", "CURRENT_TIMESTAMP")
+
+
+def _map_anonymous(node: exp.Anonymous, target: Target) -> None:
+    """Functions sqlglot does not know by name: refused ones, the clock, LAST_INSERT_ID, FIELD."""
+    name = node.name.upper()
+    if name in _REFUSED_FUNCTIONS:
+        raise refuse(f"{name}()", target, _REFUSED_FUNCTIONS[name])
+    if name in _NOW_FUNCTIONS:
+        node.replace(_date_now(target))
+    elif name == "UNIX_TIMESTAMP":
+        if node.expressions:
+            raise refuse("UNIX_TIMESTAMP(date)", target, "convert times in Python")
+        node.replace(_snippet(_UNIX_TIMESTAMP[target], target))
+    elif name == "LAST_INSERT_ID" and not node.expressions:
+        node.replace(_snippet(_LAST_INSERT_ID[target], target))
+    elif name == "FIELD" and len(node.expressions) >= 2:
+        node.replace(_field_case(node))
+
+
+def _field_case(node: exp.Anonymous) -> exp.Expr:
+    """FIELD(x, a, b, ...) as CASE WHEN x = a THEN 1 WHEN x = b THEN 2 ... ELSE 0 END."""
+    subject, *choices = node.expressions
+    case = exp.Case()
+    for position, choice in enumerate(choices, start=1):
+        case = case.when(exp.EQ(this=subject.copy(), expression=choice.copy()),
+                         exp.Literal.number(position))
+    return case.else_(exp.Literal.number(0))
+
+
+def _map_collate(node: exp.Collate, target: Target) -> None:
+    """Case-sensitive collations are dropped; case-insensitive ones are refused."""
+    collation = node.expression.name.lower()
+    if not collation.endswith(("_bin", "_cs")):
+        raise refuse(f"COLLATE {collation}", target,
+                      "compare with LOWER() on both sides instead")
+    node.replace(node.this)  # SQLite and PostgreSQL compare case-sensitively already
+
+
+def _map_node_pg(node: exp.Expr) -> None:
+    """CONCAT and LIKE, which mean something else on PostgreSQL."""
+    if isinstance(node, exp.Concat) and not isinstance(node, exp.ConcatWs):
+        _map_concat_pg(node)
+    elif isinstance(node, exp.Like):
+        node.replace(exp.ILike(**node.args))  # keeps NOT (negate) and ESCAPE
+
+
+def _map_node_sqlite(node: exp.Expr, target: Target) -> None:
+    """Functions SQLite lacks, and LIKE's backslash escape."""
+    if isinstance(node, (exp.Pad, exp.DateAdd, exp.DateSub)):
+        raise refuse(f"{node.sql('mysql').split('(')[0]}()", target,
+                      "compute the value in Python")
+    if isinstance(node, exp.ConcatWs) and sqlite3.sqlite_version_info < (3, 44):
+        raise refuse("CONCAT_WS()", target, "use CONCAT() or join the values in Python")
+    if isinstance(node, exp.Like):
+        pattern = node.expression
+        if (isinstance(pattern, exp.Literal) and "\\" in str(pattern.this)
+                and not isinstance(node.parent, exp.Escape)):
+            # MySQL's LIKE escapes with a backslash by default, SQLite's with nothing.
+            node.replace(exp.Escape(this=node.copy(), expression=exp.Literal.string("\\")))
 
 
 _UNSIGNED_INT_TYPES = {DT.UTINYINT, DT.USMALLINT, DT.UMEDIUMINT, DT.UINT, DT.UBIGINT}

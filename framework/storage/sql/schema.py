@@ -49,37 +49,40 @@ def column_from_def(coldef: exp.ColumnDef) -> Column:
         column.dtype = exp.DataType(this=DT.UBIGINT)
         column.not_null = column.auto_increment = column.unique = True
     for constraint in coldef.constraints:
-        option = constraint.args.get("kind")
-        if isinstance(option, exp.NotNullColumnConstraint):
-            column.not_null = not option.args.get("allow_null")
-        elif isinstance(option, exp.DefaultColumnConstraint):
-            column.default = option.this
-        elif isinstance(option, exp.AutoIncrementColumnConstraint):
-            column.auto_increment = True
-        elif isinstance(option, exp.PrimaryKeyColumnConstraint):
-            column.primary_key = True
-        elif isinstance(option, exp.UniqueColumnConstraint):
-            column.unique = True
-        elif isinstance(option, exp.OnUpdateColumnConstraint):
-            if not is_now(option.this):
-                raise SQLError(
-                    f"column `{column.name}`: only ON UPDATE CURRENT_TIMESTAMP is supported"
-                )
-            column.on_update_now = True
-        elif isinstance(option, exp.CheckColumnConstraint):
-            column.checks.append(option.this)
-        elif isinstance(option, exp.Reference):
-            column.reference = option
-        elif isinstance(option, _DROPPED_COLUMN_OPTIONS):
-            continue
-        else:
-            name = option.key.upper() if option is not None else constraint.sql("mysql")
-            raise SQLError(f"column `{column.name}`: unsupported column option {name}")
+        _apply_column_option(column, constraint)
     if column.default is not None:
         column.default = normalize_default(column.default, column.dtype, column.name)
     if column.on_update_now and type_kind(column.dtype) != "datetime":
         raise SQLError(f"column `{column.name}`: ON UPDATE CURRENT_TIMESTAMP on a non-date column")
     return column
+
+
+def _apply_column_option(column: Column, constraint: exp.ColumnConstraint) -> None:
+    """Record one option of a column definition (NOT NULL, DEFAULT, AUTO_INCREMENT...)."""
+    option = constraint.args.get("kind")
+    if isinstance(option, exp.NotNullColumnConstraint):
+        column.not_null = not option.args.get("allow_null")
+    elif isinstance(option, exp.DefaultColumnConstraint):
+        column.default = option.this
+    elif isinstance(option, exp.AutoIncrementColumnConstraint):
+        column.auto_increment = True
+    elif isinstance(option, exp.PrimaryKeyColumnConstraint):
+        column.primary_key = True
+    elif isinstance(option, exp.UniqueColumnConstraint):
+        column.unique = True
+    elif isinstance(option, exp.OnUpdateColumnConstraint):
+        if not is_now(option.this):
+            raise SQLError(
+                f"column `{column.name}`: only ON UPDATE CURRENT_TIMESTAMP is supported"
+            )
+        column.on_update_now = True
+    elif isinstance(option, exp.CheckColumnConstraint):
+        column.checks.append(option.this)
+    elif isinstance(option, exp.Reference):
+        column.reference = option
+    elif not isinstance(option, _DROPPED_COLUMN_OPTIONS):
+        name = option.key.upper() if option is not None else constraint.sql("mysql")
+        raise SQLError(f"column `{column.name}`: unsupported column option {name}")
 
 
 def give_implicit_default(column: Column, in_primary_key: bool) -> None:

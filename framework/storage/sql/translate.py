@@ -12,7 +12,7 @@ from framework.storage.sql.errors import TARGET_NAMES, SchemaError, SQLError, Ta
 from framework.storage.sql.functions import check_policy
 from framework.storage.sql.generate import finish_params
 from framework.storage.sql.names import quote_identifier
-from framework.storage.sql.parse import parse_prepared, prepare
+from framework.storage.sql.parse import Prepared, parse_prepared, prepare
 from framework.storage.sql.query import translate_query_tree
 from framework.storage.sql.split import split_file
 
@@ -26,9 +26,7 @@ def _translate_statement(sql: str, target: Target, reserved: frozenset[str], *,
     """One MySQL statement -> the target statements that do the same (possibly none)."""
     prepared = prepare(sql)
     tree = parse_prepared(prepared)
-    if isinstance(tree, (exp.Set, exp.Transaction, exp.Commit)) or (
-        isinstance(tree, exp.Command) and tree.name.upper() in ("LOCK", "UNLOCK")
-    ):
+    if _is_session_statement(tree):
         if in_dbmodel:
             return []  # session settings and transactions belong to the framework
         raise refuse(tree.sql("mysql").split()[0].upper(), target,
@@ -47,34 +45,49 @@ def _translate_statement(sql: str, target: Target, reserved: frozenset[str], *,
 
     if prepared.params:
         raise SQLError("parameters (%s) are only allowed in SELECT, INSERT, UPDATE and DELETE")
-    if isinstance(tree, exp.Create):
-        kind = str(tree.args.get("kind") or "").upper()
-        if kind == "TABLE":
-            out = create_table(tree, target, reserved, prepared)
-        elif kind == "INDEX":
-            out = create_index(tree, target, prepared)
-        else:
-            raise refuse(f"CREATE {kind}", target, "create tables and indexes only")
-    elif isinstance(tree, exp.Alter):
-        out = alter_table(tree, target, prepared)
-    elif isinstance(tree, exp.Drop):
-        out = drop_statement(tree, target, reserved, prepared)
-    elif isinstance(tree, exp.TruncateTable):
-        tables = [t.name for t in tree.expressions]
-        if target == "mysql":
-            out = [prepared.original]
-        elif target == "sqlite":
-            raise refuse("TRUNCATE TABLE", target,
-                          "use DELETE FROM (AUTO_INCREMENT ids then keep counting up)")
-        else:
-            out = ["TRUNCATE TABLE " + ", ".join(quote_identifier(t, target) for t in tables)
-                   + " RESTART IDENTITY"]
-    else:
-        raise refuse(f"{tree.key.upper()} statement", target,
-                      "use SELECT, INSERT, UPDATE, DELETE, CREATE, ALTER or DROP")
+    out = _translate_ddl(tree, target, reserved, prepared)
     if target == "sqlite":
         return out
     return [statement.replace("%", "%%") for statement in out]
+
+
+def _is_session_statement(tree: exp.Expr) -> bool:
+    """SET, START TRANSACTION, COMMIT, LOCK and UNLOCK TABLES."""
+    return isinstance(tree, (exp.Set, exp.Transaction, exp.Commit)) or (
+        isinstance(tree, exp.Command) and tree.name.upper() in ("LOCK", "UNLOCK")
+    )
+
+
+def _translate_ddl(tree: exp.Expr, target: Target, reserved: frozenset[str],
+                   prepared: Prepared) -> list[str]:
+    """CREATE, ALTER, DROP and TRUNCATE; anything else is refused."""
+    if isinstance(tree, exp.Create):
+        kind = str(tree.args.get("kind") or "").upper()
+        if kind == "TABLE":
+            return create_table(tree, target, reserved, prepared)
+        if kind == "INDEX":
+            return create_index(tree, target, prepared)
+        raise refuse(f"CREATE {kind}", target, "create tables and indexes only")
+    if isinstance(tree, exp.Alter):
+        return alter_table(tree, target, prepared)
+    if isinstance(tree, exp.Drop):
+        return drop_statement(tree, target, reserved, prepared)
+    if isinstance(tree, exp.TruncateTable):
+        return _truncate(tree, target, prepared)
+    raise refuse(f"{tree.key.upper()} statement", target,
+                  "use SELECT, INSERT, UPDATE, DELETE, CREATE, ALTER or DROP")
+
+
+def _truncate(tree: exp.TruncateTable, target: Target, prepared: Prepared) -> list[str]:
+    """TRUNCATE TABLE, which restarts the AUTO_INCREMENT counters (refused on SQLite)."""
+    tables = [t.name for t in tree.expressions]
+    if target == "mysql":
+        return [prepared.original]
+    if target == "sqlite":
+        raise refuse("TRUNCATE TABLE", target,
+                      "use DELETE FROM (AUTO_INCREMENT ids then keep counting up)")
+    return ["TRUNCATE TABLE " + ", ".join(quote_identifier(t, target) for t in tables)
+            + " RESTART IDENTITY"]
 
 
 # ---------------------------------------------------------------------------------------------

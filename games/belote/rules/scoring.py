@@ -127,55 +127,17 @@ def score_hand(
 
     leader = first_leader if first_leader is not None else (contract.taker + 1) % 4
     ann_team = compare_announcements(announcements, leader, contract.trump, rules.announce_tie)
-    ann = [0, 0]
-    if ann_team is not None and rules.announcements:
-        ann[ann_team] = sum(a.points for seat in range(4) if seat % 2 == ann_team
-                            for a in announcements[seat])
-    elif not rules.announcements:
-        ann_team = None
+    ann_team, ann = _announcement_points(announcements, ann_team, rules)
     bel = list(belote)
     totals = [cards[team] + ann[team] + bel[team] for team in (0, 1)]
-    score = [0, 0]
-    carry_out = 0
     multiplier = 1
-    awarded = [0, 0]
-
     if not rules.is_contree:
-        if totals[takers] > totals[defenders]:
-            outcome: Outcome = "made"
-            score = list(totals)
-        elif totals[takers] < totals[defenders]:
-            outcome = "failed"
-            score[defenders] = (cards[defenders] if capot_team == defenders
-                                else HAND_POINTS_TOTAL) + ann[0] + ann[1] + bel[defenders]
-            score[takers] = bel[takers]
-        else:
-            outcome = "contention"
-            score[defenders] = totals[defenders]
-            score[takers] = bel[takers]
-            carry_out = totals[takers] - bel[takers]
+        outcome, score, carry_out = _classic_outcome(takers, cards, ann, bel, totals, capot_team)
     else:
-        value = contract.value if contract.value is not None else CONTREE_VALUES[0]
-        multiplier = (1, 2, 4)[contract.coinche]
-        if contract.is_capot_bid:
-            made = capot_team == takers
-        else:
-            made = totals[takers] >= value
-        outcome = "made" if made else "failed"
-        contract_part = value * multiplier if rules.multiplier == "contract" else value
-        if made:
-            score[takers] = totals[takers] - bel[takers] + contract_part
-            score[defenders] = totals[defenders] - bel[defenders]
-        else:
-            score[defenders] = CONTREE_FAILED_POINTS + contract_part + ann[0] + ann[1]
-        if rules.multiplier == "whole":
-            score = [points * multiplier for points in score]
-        for team in (0, 1):
-            if not made and team == takers and rules.belote_to_defence_on_failed:
-                score[defenders] += bel[takers]
-            else:
-                score[team] += bel[team]
+        outcome, score, multiplier = _contree_outcome(contract, rules, ann, bel, totals, capot_team)
+        carry_out = 0
 
+    awarded = [0, 0]
     if outcome == "contention":
         carry_out += carried
     elif carried:
@@ -189,3 +151,72 @@ def score_hand(
         carried_in=carried, carried_awarded=(awarded[0], awarded[1]), carry_out=carry_out,
         announcement_team=ann_team, multiplier=multiplier, contract_value=contract.value,
     )
+
+
+def _announcement_points(
+    announcements: Sequence[Sequence[Announcement]], ann_team: int | None, rules: Rules,
+) -> tuple[int | None, list[int]]:
+    """(team whose announcements count, points per team): the best team's announcements
+    count, all of them; none at all when the table does not play announcements."""
+    ann = [0, 0]
+    if ann_team is not None and rules.announcements:
+        ann[ann_team] = sum(a.points for seat in range(4) if seat % 2 == ann_team
+                            for a in announcements[seat])
+    elif not rules.announcements:
+        ann_team = None
+    return ann_team, ann
+
+
+def _classic_outcome(
+    takers: int, cards: Sequence[int], ann: Sequence[int], bel: Sequence[int],
+    totals: Sequence[int], capot_team: int | None,
+) -> tuple[Outcome, list[int], int]:
+    """(outcome, score per team, points held for the next hand) in classic belote."""
+    defenders = 1 - takers
+    score = [0, 0]
+    carry_out = 0
+    if totals[takers] > totals[defenders]:
+        outcome: Outcome = "made"
+        score = list(totals)
+    elif totals[takers] < totals[defenders]:
+        outcome = "failed"
+        score[defenders] = (cards[defenders] if capot_team == defenders
+                            else HAND_POINTS_TOTAL) + ann[0] + ann[1] + bel[defenders]
+        score[takers] = bel[takers]
+    else:
+        outcome = "contention"
+        score[defenders] = totals[defenders]
+        score[takers] = bel[takers]
+        carry_out = totals[takers] - bel[takers]
+    return outcome, score, carry_out
+
+
+def _contree_outcome(
+    contract: Contract, rules: Rules, ann: Sequence[int], bel: Sequence[int],
+    totals: Sequence[int], capot_team: int | None,
+) -> tuple[Outcome, list[int], int]:
+    """(outcome, score per team, multiplier) in contrée."""
+    takers = contract.taker_team
+    defenders = 1 - takers
+    score = [0, 0]
+    value = contract.value if contract.value is not None else CONTREE_VALUES[0]
+    multiplier = (1, 2, 4)[contract.coinche]
+    if contract.is_capot_bid:
+        made = capot_team == takers
+    else:
+        made = totals[takers] >= value
+    outcome: Outcome = "made" if made else "failed"
+    contract_part = value * multiplier if rules.multiplier == "contract" else value
+    if made:
+        score[takers] = totals[takers] - bel[takers] + contract_part
+        score[defenders] = totals[defenders] - bel[defenders]
+    else:
+        score[defenders] = CONTREE_FAILED_POINTS + contract_part + ann[0] + ann[1]
+    if rules.multiplier == "whole":
+        score = [points * multiplier for points in score]
+    for team in (0, 1):
+        if not made and team == takers and rules.belote_to_defence_on_failed:
+            score[defenders] += bel[takers]
+        else:
+            score[team] += bel[team]
+    return outcome, score, multiplier
