@@ -14,8 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
-
 from bench.client import HttpClient
 from bench.policies import Policy, View
 from bench.runtime import percentile
@@ -142,7 +140,7 @@ class Bot:
         retries = self.http.retries
         try:
             answer = await self.http.request("POST", self.path(f"/act/{action}"), headers, body)
-        except (OSError, httpx.TransportError) as exc:
+        except OSError as exc:  # TransportError among them
             stats.error(type(exc).__name__)
             self.in_flight = False
             return

@@ -6,6 +6,7 @@ the load and fault tests.
 from __future__ import annotations
 
 import asyncio
+import http.client
 import os
 import resource
 import signal
@@ -19,8 +20,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import httpx
 
 from bench.players import LoadRun, summary
 from bench.policies import policy_for
@@ -78,10 +77,15 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server stopped at start:\n{self.log()[-4000:]}")
             try:
-                answer = httpx.get(self.base_url + "/", timeout=5, trust_env=False)
-                if answer.status_code == 200 and len(self.worker_pids()) >= workers:
+                conn = http.client.HTTPConnection(self.host, self.port, timeout=5)
+                try:
+                    conn.request("GET", "/")
+                    status = conn.getresponse().status
+                finally:
+                    conn.close()
+                if status == 200 and len(self.worker_pids()) >= workers:
                     return
-            except httpx.TransportError:
+            except (OSError, http.client.HTTPException):
                 pass
             if time.monotonic() > deadline:
                 self.stop()

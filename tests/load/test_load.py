@@ -17,9 +17,8 @@ import time
 from pathlib import Path
 
 import pytest
-from httpx import Response
 
-from bench.client import HttpClient
+from bench.client import HttpClient, Response
 from bench.players import LoadRun
 from bench.policies import policy_for
 from bench.server import ServerProcess, check_gamelogs, create_tables, free_port
