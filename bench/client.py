@@ -123,8 +123,9 @@ class HttpClient:
                               done)
         threading.Thread(target=reader.run, name="bench-events", daemon=True).start()
         stopped = asyncio.ensure_future(stop.wait())
+        waiting: list[asyncio.Future[Any]] = [done, stopped]
         try:
-            await asyncio.wait([done, stopped], return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
             return done.result() if done.done() else 200
         finally:
             # A stream left early (stopped, cancelled) ends its thread at its next read.

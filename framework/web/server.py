@@ -127,7 +127,7 @@ def serve_production(instance: Path, host: str = "127.0.0.1", port: int = 8000,
     prepare(instance, database_url)
 
     settings: dict[str, Any] = {
-        "bind": f"{host}:{port}", "workers": workers, "worker_class": "gevent",
+        "bind": f"{host}:{port}", "workers": workers, "worker_class": "gevent_pywsgi",
         "worker_connections": 2000, "timeout": 60, "graceful_timeout": 10, "keepalive": 75,
         # no control socket: its default path is shared by every gunicorn of the machine
         "control_socket_disable": True, "preload_app": False, "accesslog": None, "errorlog": "-",
