@@ -1,7 +1,7 @@
 """The HTTP client of the benchmark's players and of the load tests: the standard library's
 ``http.client`` (keep-alive, cookies kept, Server-Sent Events read as batches of
-notifications), behind coroutines: each request runs on its client's own thread, each event
-stream on a thread of its own, so the bots' asyncio loop never blocks on a socket."""
+notifications). The bots call it blocking, each on its own thread; the tests' coroutines
+await it (a request runs on its client's thread, an event stream on a thread of its own)."""
 
 from __future__ import annotations
 
@@ -108,19 +108,51 @@ class HttpClient:
                 else:
                     self.cookies[name] = morsel.value
 
+    def read_events(self, path: str, headers: dict[str, str],
+                    on_events: Callable[[list[dict[str, Any]]], None],
+                    is_stopped: Callable[[], bool]) -> int:
+        """Read a Server-Sent Events stream on a connection of its own, blocking; ``on_events``
+        gets each batch of notifications (a ``reset`` event as ``{"type": "_reset"}``).
+        Returns the HTTP status once the server ends the stream, or at the first read after
+        ``is_stopped()`` became true.
+
+        Raises:
+            TransportError: the stream could not be opened or broke.
+        """
+        conn = http.client.HTTPConnection(self.host, self.port)
+        try:
+            conn.request("GET", path, headers=self.head({**headers, "Accept": "text/event-stream"}))
+            answer = conn.getresponse()
+            if answer.status != 200:
+                answer.read()
+                return answer.status
+            decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+            buffer = ""
+            while not is_stopped():
+                chunk = answer.read1(65536)
+                if not chunk:
+                    break
+                buffer += decoder.decode(chunk)
+                batch, buffer = parse_events(buffer)
+                if batch:
+                    on_events(batch)
+            return answer.status
+        except (OSError, http.client.HTTPException) as exc:
+            raise TransportError(f"GET {path}: {exc!r}") from exc
+        finally:
+            conn.close()
+
     async def stream(self, path: str, headers: dict[str, str],
                      on_events: Callable[[list[dict[str, Any]]], None], stop: asyncio.Event) -> int:
-        """Read a Server-Sent Events stream; ``on_events`` gets each batch of notifications
-        (a ``reset`` event as ``{"type": "_reset"}``), on the loop. Returns the HTTP status
-        (the stream ends when the server or ``stop`` ends it).
+        """``read_events`` on a thread of its own, ``on_events`` called on the loop; the
+        stream ends when the server or ``stop`` ends it.
 
         Raises:
             TransportError: the stream could not be opened or broke.
         """
         loop = asyncio.get_running_loop()
         done: asyncio.Future[int] = loop.create_future()
-        reader = StreamReader(self, path, {**headers, "Accept": "text/event-stream"}, loop, on_events,
-                              done)
+        reader = StreamThread(self, path, headers, loop, on_events, done)
         threading.Thread(target=reader.run, name="bench-events", daemon=True).start()
         stopped = asyncio.ensure_future(stop.wait())
         waiting: list[asyncio.Future[Any]] = [done, stopped]
@@ -133,14 +165,20 @@ class HttpClient:
             stopped.cancel()
             done.cancel()
 
+    def close(self) -> None:
+        """Close the request connection (no request may be in flight)."""
+        self.conn.close()
+        self.worker.shutdown(wait=False)
+
     async def aclose(self) -> None:
         """Close the request connection once its last request is answered."""
         self.worker.submit(self.conn.close)
         self.worker.shutdown(wait=False)
 
 
-class StreamReader:
-    """One event stream's thread: reads the stream and hands each batch to the loop."""
+class StreamThread:
+    """An event stream read on its own thread for a coroutine: each batch is handed to the
+    loop."""
 
     def __init__(self, client: HttpClient, path: str, headers: dict[str, str],
                  loop: asyncio.AbstractEventLoop, on_events: Callable[[list[dict[str, Any]]], None],
@@ -150,28 +188,14 @@ class StreamReader:
         self.abandoned = False
 
     def run(self) -> None:
-        conn = http.client.HTTPConnection(self.client.host, self.client.port)
         try:
-            conn.request("GET", self.path, headers=self.client.head(self.headers))
-            answer = conn.getresponse()
-            if answer.status != 200:
-                answer.read()
-            else:
-                decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-                buffer = ""
-                while not self.abandoned:
-                    chunk = answer.read1(65536)
-                    if not chunk:
-                        break
-                    buffer += decoder.decode(chunk)
-                    batch, buffer = parse_events(buffer)
-                    if batch:
-                        self.call(self.deliver, batch)
-            self.call(self.finish, answer.status, None)
-        except (OSError, http.client.HTTPException) as exc:
-            self.call(self.finish, 0, TransportError(f"GET {self.path}: {exc!r}"))
-        finally:
-            conn.close()
+            status = self.client.read_events(self.path, self.headers,
+                                             lambda batch: self.call(self.deliver, batch),
+                                             lambda: self.abandoned)
+        except TransportError as exc:
+            self.call(self.finish, 0, exc)
+        else:
+            self.call(self.finish, status, None)
 
     def call(self, callback: Callable[..., None], *args: Any) -> None:
         if self.abandoned:

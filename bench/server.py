@@ -5,7 +5,6 @@ the load and fault tests.
 
 from __future__ import annotations
 
-import asyncio
 import http.client
 import os
 import resource
@@ -213,7 +212,7 @@ def _bench_server(tables: int, workers: int, database_url: str | None, actions: 
                 settle_heap()  # the bots' process, as the workers do
                 server_before = server.cpu_seconds()
                 client_before = resource.getrusage(resource.RUSAGE_SELF)
-                elapsed = asyncio.run(run.run(timeout=seconds))
+                elapsed = run.run(timeout=seconds)
                 client_after = resource.getrusage(resource.RUSAGE_SELF)
                 server_after = server.cpu_seconds()
             finally:
