@@ -47,8 +47,8 @@ class HttpClient:
     its event stream.
 
     ``http.client`` sends a request's head and (bytes) body in one write, so the server
-    wakes once per request, and adds no header but ``Host``, ``Accept-Encoding: identity``
-    and ``Content-Length``: the server parses every header of every request.
+    wakes once per request; no header goes but those a request needs (the server parses
+    every header of every request).
     """
 
     def __init__(self, host: str, port: int) -> None:
@@ -75,7 +75,7 @@ class HttpClient:
         """``request``, blocking (on the client's thread)."""
         for attempt in (1, 2) if retry else (2,):
             try:
-                self.conn.request(method, path, body or None, self.head(headers))
+                self.put(method, path, headers, body)
                 answer = self.conn.getresponse()
                 content = answer.read()
             except BROKEN as exc:
@@ -92,6 +92,18 @@ class HttpClient:
             self.keep_cookies(answer.headers)
             return Response(answer.status, answer.headers, content)
         raise AssertionError("unreachable")
+
+    def put(self, method: str, path: str, headers: dict[str, str] | None, body: bytes) -> None:
+        """Send a request: its head and body in one write (``endheaders``), with ``Host``,
+        the headers given, the cookies and ``Content-Length`` when there is a body (or the
+        method expects one); no ``Accept-Encoding`` (the server compresses nothing)."""
+        conn = self.conn
+        conn.putrequest(method, path, skip_accept_encoding=True)
+        for name, value in self.head(headers).items():
+            conn.putheader(name, value)
+        if body or method in ("POST", "PUT", "PATCH"):
+            conn.putheader("Content-Length", str(len(body)))
+        conn.endheaders(body or None)
 
     def head(self, headers: dict[str, str] | None) -> dict[str, str]:
         if not self.cookies:
