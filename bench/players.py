@@ -1,20 +1,24 @@
 """The benchmark's players: bots that each play one seat of a table over HTTP as a browser
 does (read the event stream, act when the game waits for them), and a run of many tables
-with its statistics."""
+with its statistics.
+
+Each bot is a thread that reads its stream and, when the game waits for it, sends its move
+and reads the answer before it reads on: blocking ``http.client`` calls, no event loop
+between a socket and the bot."""
 
 from __future__ import annotations
 
-import asyncio
 import json
+import os
 import random
 import re
 import statistics
+import threading
 import time
+import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
-
-import httpx
 
 from bench.client import HttpClient
 from bench.policies import Policy, View
@@ -52,19 +56,33 @@ class Bot:
         self.csrf = ""
         self.in_flight = False
         self.acted: set[int] = set()
-        self.done = asyncio.Event()
+        self.done = threading.Event()
         self.actions = 0
-        self.act_task: asyncio.Task[None] | None = None
         self.received_ids: list[int] = []  # every notification id the stream delivered
 
     def path(self, suffix: str) -> str:
         return f"/table/{self.table_id}{suffix}{'&' if '?' in suffix else '?'}as={self.me}"
 
-    async def play(self) -> None:
-        page = await self.http.request("GET", self.path(""))
+    def play(self) -> None:
+        """The bot's thread: its page, its view, then its stream until the table is over."""
+        try:
+            self._play()
+        except Exception as exc:
+            if self.done.is_set() or self.run.stop.is_set():
+                return  # the bot had left (its stream broke as the table or the run ended)
+            with self.run.lock:  # counted; the table ends (see LoadRun._slot)
+                self.run.stats.error(f"bot {type(exc).__name__}")
+            if os.environ.get("ARENA_BENCH_DEBUG"):
+                traceback.print_exc()
+        finally:
+            self.done.set()
+            self.run.bot_left(self.table_id)
+
+    def _play(self) -> None:
+        page = self.http.send("GET", self.path(""), None, b"", True)
         found = CSRF.search(page.text)
         self.csrf = found.group(1) if found else ""
-        data = (await self.http.request("GET", self.path("/data"))).json()
+        data = self.http.send("GET", self.path("/data"), None, b"", True).json()
         gs = data["gamestate"]
         self.view = View(state=gs["name"], state_id=int(gs["id"]), active=int(gs["active_player"] or 0),
                          multiactive=[int(p) for p in gs["multiactive"]], args=dict(gs["args"]),
@@ -73,16 +91,24 @@ class Bot:
                          last_id=int(data["notifications"]["last_packet_id"]),
                          over=gs["name"] == "gameEnd")
         self.maybe_act()
-        while not self.view.over and not self.run.stop.is_set() and not self.done.is_set():
-            status = await self.http.stream(
-                self.path(f"/events?after={self.view.last_id}"), {}, self.on_events, self.run.stop)
-            if status != 200:
-                self.run.stats.error(f"events {status}")
-                await asyncio.sleep(0.2)
-        # self.http stays open: an action may still be waiting for its answer on it (the
-        # run closes it once the table's last answers are in).
+        while not self.leaving():
+            status = self.http.read_events(
+                self.path(f"/events?after={self.view.last_id}"), {}, self.on_events, self.leaving)
+            if status != 200 and not self.leaving():
+                with self.run.lock:
+                    self.run.stats.error(f"events {status}")
+                time.sleep(0.2)
+        self.http.close()
+
+    def leaving(self) -> bool:
+        return self.view.over or self.run.stop.is_set() or self.done.is_set()
 
     def on_events(self, batch: list[dict[str, Any]]) -> None:
+        with self.run.lock:
+            self._take_events(batch)
+        self.maybe_act()
+
+    def _take_events(self, batch: list[dict[str, Any]]) -> None:
         now = time.time()
         view, stats = self.view, self.run.stats
         seen_moves = set()
@@ -118,63 +144,66 @@ class Bot:
         if view.over:
             self.done.set()
             self.run.table_over(self.table_id)
-        self.maybe_act()
 
     def maybe_act(self) -> None:
+        """Play while the game waits for this bot (its answer may say it waits again)."""
+        while self.may_act():
+            choice = self.run.policy(self.view, self.me, self.rng)
+            if choice is None or not self.run.may_act(self.table_id):
+                return
+            self.acted.add(self.view.move)
+            self._act(*choice, self.view.move)
+
+    def may_act(self) -> bool:
         view = self.view
-        if self.in_flight or view.over or self.run.stop.is_set() or view.move in self.acted:
-            return
-        if view.state_move != view.move:
-            return  # the rows of a move are still arriving: wait for its state
+        if view.over or self.run.stop.is_set() or view.move in self.acted:
+            return False
+        return view.state_move == view.move  # else its rows are still arriving: wait for its state
 
-        choice = self.run.policy(self.view, self.me, self.rng)
-        if choice is None or not self.run.may_act(self.table_id):
-            return
-        self.in_flight = True
-        self.acted.add(self.view.move)
-        self.act_task = asyncio.get_running_loop().create_task(self._act(*choice, self.view.move))
-
-    async def _act(self, action: str, args: dict[str, Any], seen: int) -> None:
-        stats = self.run.stats
+    def _act(self, action: str, args: dict[str, Any], seen: int) -> None:
+        run, stats = self.run, self.run.stats
         body = json.dumps(args).encode()
         headers = {"Content-Type": "application/json", "X-CSRF-Token": self.csrf, "X-Arena-Move": str(seen)}
         started = time.perf_counter()
         retries = self.http.retries
+        self.in_flight = True
         try:
-            answer = await self.http.request("POST", self.path(f"/act/{action}"), headers, body)
-        except (OSError, httpx.TransportError) as exc:
-            stats.error(type(exc).__name__)
-            self.in_flight = False
+            answer = self.http.send("POST", self.path(f"/act/{action}"), headers, body, True)
+        except OSError as exc:  # TransportError among them
+            with run.lock:
+                stats.error(type(exc).__name__)
             return
+        finally:
+            self.in_flight = False
         elapsed = time.perf_counter() - started
-        if answer.status_code == 200:
-            data = answer.json()
-            stats.latencies.append(elapsed)
-            stats.actions += 1
-            self.actions += 1
-            stats.answered[(self.table_id, int(data["move"]))] = (self.me, time.time())
-            self.view.move = max(self.view.move, int(data["move"]))
-            self.run.acted(self.table_id)
-        else:
-            code = "?"
-            try:
-                code = answer.json()["error"]["code"]
-            except (ValueError, KeyError, TypeError):
-                pass
-            if code == "stale_move" and self.http.retries > retries:
-                # The connection broke after the server took the action; the retry was
-                # refused, not applied twice: the action counts once, from the stream.
-                stats.retried_applied += 1
+        with run.lock:
+            if answer.status_code == 200:
+                data = answer.json()
+                stats.latencies.append(elapsed)
+                stats.actions += 1
+                self.actions += 1
+                stats.answered[(self.table_id, int(data["move"]))] = (self.me, time.time())
+                self.view.move = max(self.view.move, int(data["move"]))
+                run.acted(self.table_id)
             else:
-                stats.error(f"act {answer.status_code} {code}")
-        self.in_flight = False
-        self.maybe_act()
+                code = "?"
+                try:
+                    code = answer.json()["error"]["code"]
+                except (ValueError, KeyError, TypeError):
+                    pass
+                if code == "stale_move" and self.http.retries > retries:
+                    # The connection broke after the server took the action; the retry was
+                    # refused, not applied twice: the action counts once, from the stream.
+                    stats.retried_applied += 1
+                else:
+                    stats.error(f"act {answer.status_code} {code}")
 
 
 # ---------------------------------------------------------------------------------- a run
 class LoadRun:
     """Bots playing ``tables`` (each a list of player ids) at once; ``slots`` of them in play
-    at any moment, the next table taking the place of a finished one."""
+    at any moment, the next table taking the place of a finished one. The bots' threads
+    share ``lock`` for the statistics and the run's bookkeeping."""
 
     def __init__(self, host: str, port: int, tables: Sequence[tuple[int, Sequence[int]]],
                  policy: Policy, slots: int | None = None, max_actions: int | None = None,
@@ -188,67 +217,75 @@ class LoadRun:
         self.per_table: dict[int, int] = {}
         self.stats = Stats()
         self.rng = random.Random(seed)
-        self.stop = asyncio.Event()
-        self._finished: dict[int, asyncio.Event] = {}
+        self.stop = threading.Event()
+        self.lock = threading.RLock()
+        self._finished: dict[int, threading.Event] = {}
         self.bots: list[Bot] = []  # every bot of the run (the tests inspect them afterwards)
 
     def may_act(self, table_id: int) -> bool:
-        if self.max_per_table is not None and self.per_table.get(table_id, 0) >= self.max_per_table:
-            self.table_over(table_id, finished=False)  # played enough, not to its end
-            return False
-        return True
+        with self.lock:
+            if self.max_per_table is not None and self.per_table.get(table_id, 0) >= self.max_per_table:
+                self.table_over(table_id, finished=False)  # played enough, not to its end
+                return False
+            return True
 
     def acted(self, table_id: int) -> None:
-        self.per_table[table_id] = self.per_table.get(table_id, 0) + 1
-        if self.max_actions is not None and self.stats.actions >= self.max_actions:
-            self.stop.set()
+        with self.lock:
+            self.per_table[table_id] = self.per_table.get(table_id, 0) + 1
+            if self.max_actions is not None and self.stats.actions >= self.max_actions:
+                self.stop.set()
 
     def table_over(self, table_id: int, finished: bool = True) -> None:
         """The bots leave the table: its game ended (``finished``) or the run asks no more."""
-        event = self._finished.get(table_id)
-        if event is not None and not event.is_set():
-            event.set()
-            if finished:
-                self.stats.games_finished += 1
+        with self.lock:
+            event = self._finished.get(table_id)
+            if event is not None and not event.is_set():
+                event.set()
+                if finished:
+                    self.stats.games_finished += 1
 
-    async def _slot(self) -> None:
-        while self.queue and not self.stop.is_set():
-            table_id, players = self.queue.pop(0)
-            finished = self._finished[table_id] = asyncio.Event()
-            bots = [Bot(self, table_id, pid, random.Random(self.rng.random())) for pid in players]
-            self.bots += bots
-            tasks = [asyncio.create_task(bot.play()) for bot in bots]
-            waiters = [asyncio.create_task(finished.wait()), asyncio.create_task(self.stop.wait())]
-            # A bot that fails ends its table too (its error is counted below).
-            await asyncio.wait([*waiters, *tasks], return_when=asyncio.FIRST_COMPLETED)
-            for waiter in waiters:
-                waiter.cancel()
+    def bot_left(self, table_id: int) -> None:
+        """A bot's thread ended (a failed bot ends its table too; its error is counted)."""
+        with self.lock:
+            event = self._finished.get(table_id)
+        if event is not None:
+            event.set()
+
+    def _slot(self) -> None:
+        while not self.stop.is_set():
+            with self.lock:
+                if not self.queue:
+                    return
+                table_id, players = self.queue.pop(0)
+                finished = self._finished[table_id] = threading.Event()
+                bots = [Bot(self, table_id, pid, random.Random(self.rng.random())) for pid in players]
+                self.bots += bots
+            for bot in bots:
+                threading.Thread(target=bot.play, name=f"bot-{table_id}-{bot.me}", daemon=True).start()
+            while not finished.wait(0.05) and not self.stop.is_set():
+                pass
             for bot in bots:
                 bot.done.set()
-            in_flight = [bot.act_task for bot in bots if bot.act_task is not None]
-            if in_flight:  # the last answers, before their connections close
-                await asyncio.wait(in_flight, timeout=30)
-            # the streams end at their next event or keep-alive; do not wait for them
-            for task in tasks:
-                task.cancel()
-            for outcome in await asyncio.gather(*tasks, return_exceptions=True):
-                if isinstance(outcome, Exception):  # a cancelled task is not an Exception
-                    self.stats.error(f"bot {type(outcome).__name__}")
-            for bot in bots:
-                await bot.http.aclose()
+            # The last answers come in on the bots' threads; a bot blocked in its stream
+            # leaves at the stream's next event or keep-alive: not waited for.
+            deadline = time.monotonic() + 30
+            while any(bot.in_flight for bot in bots) and time.monotonic() < deadline:
+                time.sleep(0.005)
 
-    async def run(self, timeout: float) -> float:
+    def run(self, timeout: float) -> float:
         """Play; returns the seconds it took (until ``max_actions``, the last table, or timeout)."""
         started = time.perf_counter()
-        slots = [asyncio.create_task(self._slot()) for _ in range(self.slots)]
-        try:
-            await asyncio.wait_for(asyncio.gather(*slots), timeout)
-        except TimeoutError:
-            self.stop.set()
-            for task in slots:
-                task.cancel()
-            await asyncio.gather(*slots, return_exceptions=True)
-        return time.perf_counter() - started
+        slots = [threading.Thread(target=self._slot, name="slot", daemon=True) for _ in range(self.slots)]
+        for slot in slots:
+            slot.start()
+        deadline = started + timeout
+        for slot in slots:
+            slot.join(max(0.0, deadline - time.perf_counter()))
+        self.stop.set()
+        elapsed = time.perf_counter() - started
+        for slot in slots:  # the answers in flight at the end
+            slot.join(30)
+        return elapsed
 
     def notify_latencies(self) -> list[float]:
         """Answer -> event, for each player other than the one who made the move: from the

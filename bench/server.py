@@ -5,7 +5,7 @@ the load and fault tests.
 
 from __future__ import annotations
 
-import asyncio
+import http.client
 import os
 import resource
 import signal
@@ -19,8 +19,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import httpx
 
 from bench.players import LoadRun, summary
 from bench.policies import policy_for
@@ -78,10 +76,15 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server stopped at start:\n{self.log()[-4000:]}")
             try:
-                answer = httpx.get(self.base_url + "/", timeout=5, trust_env=False)
-                if answer.status_code == 200 and len(self.worker_pids()) >= workers:
+                conn = http.client.HTTPConnection(self.host, self.port, timeout=5)
+                try:
+                    conn.request("GET", "/")
+                    status = conn.getresponse().status
+                finally:
+                    conn.close()
+                if status == 200 and len(self.worker_pids()) >= workers:
                     return
-            except httpx.TransportError:
+            except (OSError, http.client.HTTPException):
                 pass
             if time.monotonic() > deadline:
                 self.stop()
@@ -209,7 +212,7 @@ def _bench_server(tables: int, workers: int, database_url: str | None, actions: 
                 settle_heap()  # the bots' process, as the workers do
                 server_before = server.cpu_seconds()
                 client_before = resource.getrusage(resource.RUSAGE_SELF)
-                elapsed = asyncio.run(run.run(timeout=seconds))
+                elapsed = run.run(timeout=seconds)
                 client_after = resource.getrusage(resource.RUSAGE_SELF)
                 server_after = server.cpu_seconds()
             finally:

@@ -50,6 +50,10 @@ def negotiate(accept_language: str | LanguageAccept | None, saved: str | None) -
 
 
 def current_language() -> str:
+    """The request's language, worked out on first use (a move's JSON answer never asks).
+
+    A signed-in player's saved language is kept in the session once it was read from the
+    account, so the account row is read once, not on every request that translates."""
     lang = g.get("lang")
     if lang is None:
         saved = session.get("lang")
@@ -58,9 +62,34 @@ def current_language() -> str:
             with db.session.begin():
                 acc = db.session.get(Player, session["account_id"])
                 saved = acc.language if acc else None
+            if saved in LANGUAGES:
+                session["lang"] = saved
         lang = negotiate(request.accept_languages, saved)
         g.lang = lang
     return str(lang)
+
+
+class LazyTranslate:
+    """``g.translate``: the request's translator (site catalogs), looked up on first use; a
+    request that translates nothing (an accepted move) never negotiates its language."""
+
+    __slots__ = ("_translate",)
+
+    def __init__(self) -> None:
+        self._translate: Translate | None = None
+
+    def resolved(self) -> Translate:
+        translate = self._translate
+        if translate is None:
+            translate = self._translate = translator_for(current_language(), None)
+        return translate
+
+    def __call__(self, text: str) -> str:
+        return self.resolved()(text)
+
+    def __getattr__(self, name: str) -> Any:
+        # the translator's extras (ngettext, lang, client_catalog), when it has them
+        return getattr(self.resolved(), name)
 
 
 def translate(text: str, game: str | None = None) -> str:
@@ -83,8 +112,7 @@ def init_app(app: Flask) -> None:
 
     @app.before_request
     def _set_translate() -> None:
-        lang = current_language()
-        g.translate = translator_for(lang, None)
+        g.translate = LazyTranslate()
 
     @app.context_processor
     def _language_context() -> dict[str, Any]:

@@ -60,8 +60,12 @@ def table_info(table_id: int) -> TableInfo:
 
 
 def viewer(info: TableInfo) -> int | None:
-    """The player this request speaks for (None: a spectator); see ``viewer_of``."""
-    return viewer_of(info, current_account(), request.args.get("as"))
+    """The player this request speaks for (None: a spectator); see ``viewer_of``. A studio
+    table's ``?as=`` needs no account (none is looked up)."""
+    raw_as = request.args.get("as")
+    if info.mode == "studio" and raw_as not in (None, ""):
+        return parse_int(raw_as, "as")
+    return viewer_of(info, current_account(), raw_as)
 
 
 def viewer_of(info: TableInfo, account: dict[str, Any] | None, raw_as: str | None) -> int | None:

@@ -1,15 +1,17 @@
-"""``arena serve --production``: gunicorn with several gevent workers on one port.
+"""``arena serve --production``: gunicorn with several gevent workers on one port
+(``gevent_pywsgi``: gevent's WSGI server sends an answer's head with its first body chunk).
 
 The master migrates the platform database once, then forks the workers; each worker builds
 its own app (its own connections; its bus to the other workers and machines opens on first
 use, in the worker: ``framework.live.streams``).
 No state lives in a worker, so any worker can take any request. Like
 
-    gunicorn -k gevent -w 4 -b 127.0.0.1:8000 'framework.web:create_app()'
+    gunicorn -k gevent_pywsgi -w 4 -b 127.0.0.1:8000 'framework.web:create_app()'
 
 with ``ARENA_INSTANCE`` and ``ARENA_DATABASE_URL`` in the environment, except that there
 each worker migrates the platform database in turn, and that ``serve_production`` sets its
-own keepalive, timeouts and connections per worker (``settings`` below).
+own timeouts and connections per worker (``settings`` below; gevent.pywsgi does not apply
+``keepalive``: an idle kept-alive connection stays open until its client closes it).
 """
 
 from __future__ import annotations
@@ -127,8 +129,8 @@ def serve_production(instance: Path, host: str = "127.0.0.1", port: int = 8000,
     prepare(instance, database_url)
 
     settings: dict[str, Any] = {
-        "bind": f"{host}:{port}", "workers": workers, "worker_class": "gevent",
-        "worker_connections": 2000, "timeout": 60, "graceful_timeout": 10, "keepalive": 75,
+        "bind": f"{host}:{port}", "workers": workers, "worker_class": "gevent_pywsgi",
+        "worker_connections": 2000, "timeout": 60, "graceful_timeout": 10,
         # no control socket: its default path is shared by every gunicorn of the machine
         "control_socket_disable": True, "preload_app": False, "accesslog": None, "errorlog": "-",
         "loglevel": os.environ.get("ARENA_LOG_LEVEL", "warning"),

@@ -14,11 +14,9 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from httpx import Response
 
-from bench.client import HttpClient
+from bench.client import HttpClient, Response, TransportError
 from framework.core.errors import StorageUnavailableError
 from framework.site import Site
 from framework.testing import GameHarness
@@ -64,7 +62,7 @@ def test_a_worker_killed_in_the_middle_of_an_action(served: Served) -> None:
         os.kill(worker, signal.SIGKILL)
         try:
             first: BaseException | Response = await slow
-        except httpx.TransportError as exc:
+        except TransportError as exc:
             first = exc
         await conn.aclose()
         # the client's retry: the same request on a new connection (another worker)

@@ -17,9 +17,8 @@ import time
 from pathlib import Path
 
 import pytest
-from httpx import Response
 
-from bench.client import HttpClient
+from bench.client import HttpClient, Response
 from bench.players import LoadRun
 from bench.policies import policy_for
 from bench.server import ServerProcess, check_gamelogs, create_tables, free_port
@@ -77,7 +76,7 @@ def test_many_belote_tables_played_by_bots_at_once(served: Served) -> None:
     run = LoadRun(served.server.host, served.server.port, specs, policy_for("belote"),
                   max_actions_per_table=ACTIONS_PER_TABLE, seed=7)
     try:
-        elapsed = asyncio.run(run.run(timeout=240))
+        elapsed = run.run(timeout=240)
     finally:
         watcher.stop.set()
         watcher.join(10)

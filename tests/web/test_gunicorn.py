@@ -28,7 +28,7 @@ def test_sse_under_gunicorn_gevent_workers(tmp_path: Path) -> None:
     log_path = tmp_path / "gunicorn.log"
     with open(log_path, "wb") as log_file:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", "2", "-b", f"127.0.0.1:{port}",
+            [sys.executable, "-m", "gunicorn", "-k", "gevent_pywsgi", "-w", "2", "-b", f"127.0.0.1:{port}",
              "framework.web:create_app()"], env=env, stdout=log_file, stderr=subprocess.STDOUT,
             start_new_session=True,
         )
