@@ -156,6 +156,7 @@ def test_a_commit_wakes_the_other_process_once_and_never_its_own(
 
 def test_a_waiting_stream_of_the_other_process_is_woken(two_processes: tuple[Streams, Streams, Opener]) -> None:
     first, second, _ = two_processes
+    second.listen()  # subscribed first: its own re-read of every stream is not the wake-up
     seen = second.version(7)
     woken: list[int] = []
     waiter = threading.Thread(target=lambda: woken.append(second.wait(7, seen, 20)))
@@ -163,6 +164,7 @@ def test_a_waiting_stream_of_the_other_process_is_woken(two_processes: tuple[Str
     deadline = time.monotonic() + 10
     while 7 not in second.watched_tables() and time.monotonic() < deadline:
         time.sleep(0.005)
+    assert 7 in second.watched_tables()
     first.committed(7, 5)
     waiter.join(20)
     assert woken == [seen + 1]
