@@ -125,8 +125,7 @@ class Gatekeeper:
                     info.id, table.gamestate.state().name, last_packet_id(table),
                     table.gamestate.is_game_over(), int(table.get_game_state_value(GLOBAL_MOVE) or 0),
                 )
-                # for the streams of the table, in this process (its feed) and in the others
-                # (datagrams): only when someone takes them
+                # for this process's streams of the table (their feed): only when one takes them
                 published = (ctx.packets, table.stream_status()) \
                     if ctx.packets and self.wants_packets(info.id) else None
         except GameSystemError as exc:

@@ -66,7 +66,7 @@ def game_directory(game: str) -> Path:
 
 def catalog_dir(game: str | os.PathLike[str] | None) -> Path:
     """The translations folder of a game (``games/<g>/translations``), or of the framework
-    (``framework/translations``) for None or ``"framework"``; a path is a game's folder.
+    (``framework/i18n/translations``) for None or ``"framework"``; a path is a game's folder.
 
     Layout: ``messages.pot`` and ``<lang>/LC_MESSAGES/messages.po`` (``.mo`` when compiled).
     """

@@ -158,7 +158,7 @@ class PostgresBus:
     # ------------------------------------------------------------------ the listener thread
     def _run(self) -> None:
         # Under gevent this thread is a greenlet: psycopg, imported after the patch, waits
-        # for the socket with the patched ``select`` (as the old notify.py's LISTEN did), so
+        # for the socket with the patched ``select``, so
         # ``notifies(timeout=...)`` lets the other greenlets run while it waits.
         backoff = 0.1
         connected_before = False
