@@ -90,8 +90,9 @@ def snapshot(runtime: Runtime, table_id: int) -> dict[str, Any]:
     info = runtime.table_info(table_id)
     with runtime.store.connect(info.id, write=False) as db:
         tables = read_tables(db)
-    return json.loads(json.dumps({"game": info.game, "release_version": info.release_version,
-                                  "tables": tables}, default=str))
+    data: dict[str, Any] = json.loads(json.dumps(
+        {"game": info.game, "release_version": info.release_version, "tables": tables}, default=str))
+    return data
 
 
 def restore_snapshot(runtime: Runtime, snap: Mapping[str, Any]) -> int:

@@ -27,8 +27,8 @@ try:  # the lexer's rules and state, as Babel's extractor uses them (private fro
     from babel.messages.jslexer import _get_rules as _js_rules
     from babel.messages.jslexer import _indicates_division as _js_may_divide
 except ImportError:  # pragma: no cover - older Babel, where they are public
-    from babel.messages.jslexer import get_rules as _js_rules  # type: ignore[attr-defined,no-redef]
-    from babel.messages.jslexer import indicates_division as _js_may_divide  # type: ignore[no-redef]
+    from babel.messages.jslexer import get_rules as _js_rules  # type: ignore[attr-defined,no-redef,unused-ignore]
+    from babel.messages.jslexer import indicates_division as _js_may_divide  # type: ignore[no-redef,unused-ignore]
 
 from framework.i18n import (
     DOMAIN,

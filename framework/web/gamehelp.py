@@ -22,7 +22,7 @@ bp = Blueprint("gamehelp", __name__)
 SAFE_URL = re.compile(r"^(https?:|mailto:|/|#|\.{0,2}/?[\w\-./]*$)", re.IGNORECASE)
 
 
-class _SafeLinks(Treeprocessor):
+class _SafeLinks(Treeprocessor):  # type: ignore[misc]  # markdown ships no types
     """Drop ``javascript:`` and other unexpected schemes from links and images."""
 
     def run(self, root: etree.Element) -> None:

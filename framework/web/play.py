@@ -195,7 +195,7 @@ def act(table_id: int, action: str) -> Any:
 def json_answer(data: dict[str, Any]) -> Any:
     """``jsonify(data)`` (the same bytes) without its checks of the arguments."""
     app = current_app
-    body = app.json.dumps(data, separators=(",", ":")) + "\n"  # type: ignore[call-arg]
+    body = app.json.dumps(data, separators=(",", ":")) + "\n"
     return app.response_class(body, mimetype=app.json.mimetype)  # type: ignore[attr-defined]
 
 
