@@ -8,7 +8,6 @@ chooses how it waits for the socket when it is first imported.
 from __future__ import annotations
 
 import logging
-import secrets
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -18,7 +17,8 @@ from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg_pool import ConnectionPool
 
-from framework.live.channels import BusClosedError, Handler, Subscriptions, validate_channel
+from framework.live.channels import BusClosedError, validate_channel
+from framework.live.listening import BACKOFF_FIRST_S, ListeningBus
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ def check_payload(message: str) -> bytes:
     return payload
 
 
-class PostgresBus:
+class PostgresBus(ListeningBus):
     """Publishing with ``SELECT pg_notify(channel, message)`` on a small pool of autocommit
     connections; listening on one autocommit connection read by one thread (a greenlet
     under gevent), which alone runs LISTEN and UNLISTEN.
@@ -71,27 +71,21 @@ class PostgresBus:
     connection turns out to be lost is sent once more on another: it may be delivered twice.
     """
 
+    label = "PostgreSQL"
+
     def __init__(self, url: str, *, on_reconnect: Callable[[], None] | None = None,
                  pool_size: int = 4, subscribe_timeout_s: float = 5.0, poll_s: float = 5.0) -> None:
+        super().__init__(on_reconnect=on_reconnect, subscribe_timeout_s=subscribe_timeout_s, poll_s=poll_s)
         self.conninfo = to_conninfo(url)
         # A malformed URL fails here, not in the thread; the URL's own keepalives win.
         self._listen_conninfo = make_conninfo("", **{**KEEPALIVES, **conninfo_to_dict(self.conninfo)})
-        self.on_reconnect = on_reconnect
-        self.subscribe_timeout_s = subscribe_timeout_s
-        self.poll_s = poll_s  # how often the listener looks at its stop flag when idle
         self._pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
             self.conninfo, min_size=1, max_size=pool_size, open=False, name="arena-bus",
             kwargs={"autocommit": True, "prepare_threshold": None})
         self._pool.open(wait=False)
-        self._subscriptions = Subscriptions()
-        self._control = f"arena.bus.{secrets.token_hex(8)}"
         self._waiters: list[threading.Event] = []  # subscribe() calls waiting for LISTEN
-        self._stop = threading.Event()
-        self._closed = False
         self.listener_pid: int | None = None  # the listening connection's server process
-        self.reconnects = 0  # connections lost and made again (tests, monitoring)
-        self._thread = threading.Thread(target=self._run, name="arena-bus-postgres", daemon=True)
-        self._thread.start()
+        self._start()
 
     # ------------------------------------------------------------------ the Bus interface
     def publish(self, channel: str, message: str) -> None:
@@ -103,35 +97,10 @@ class PostgresBus:
             raise BusClosedError("publish on a closed bus")
         self._notify(channel, message)
 
-    def subscribe(self, channel: str, handler: Handler) -> None:
-        validate_channel(channel)
-        if self._closed:
-            raise BusClosedError("subscribe on a closed bus")
-        with self._subscriptions.lock:
-            if not self._subscriptions.add(channel, handler):
-                return
-            listened = threading.Event()
-            self._waiters.append(listened)
-        self._wake_listener()
-        if threading.current_thread() is self._thread:
-            return  # a handler subscribes: the listener runs LISTEN once the handler returns
-        if not listened.wait(self.subscribe_timeout_s):
-            log.warning("the PostgreSQL bus is not listening to %r after %.0f s; "
-                        "it will once connected", channel, self.subscribe_timeout_s)
+    def _add_waiter(self, channel: str, event: threading.Event) -> None:
+        self._waiters.append(event)
 
-    def unsubscribe(self, channel: str, handler: Handler) -> None:
-        validate_channel(channel)
-        if self._subscriptions.remove(channel, handler) and not self._closed:
-            self._wake_listener()
-
-    def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        self._stop.set()
-        self._wake_listener()
-        if threading.current_thread() is not self._thread:
-            self._thread.join(timeout=self.poll_s + 5)
+    def _close_connections(self) -> None:
         self._pool.close()
 
     # ------------------------------------------------------------------ publishing
@@ -160,7 +129,7 @@ class PostgresBus:
         # Under gevent this thread is a greenlet: psycopg, imported after the patch, waits
         # for the socket with the patched ``select``, so
         # ``notifies(timeout=...)`` lets the other greenlets run while it waits.
-        backoff = 0.1
+        backoff = BACKOFF_FIRST_S
         connected_before = False
         while not self._stop.is_set():
             try:
@@ -169,7 +138,7 @@ class PostgresBus:
                     conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self._control)))
                     listening: set[str] = set()
                     self._reconcile(conn, listening)
-                    backoff = 0.1
+                    backoff = BACKOFF_FIRST_S
                     if connected_before:
                         self._reconnected()
                     connected_before = True
@@ -183,14 +152,9 @@ class PostgresBus:
             except psycopg.Error as exc:
                 if self._stop.is_set():
                     break
-                log.warning("PostgreSQL bus connection lost (%s); connecting again in %.1f s",
-                            exc, backoff)
-                self._stop.wait(backoff)
-                backoff = min(backoff * 2, 5.0)
-            except Exception:
-                log.exception("the PostgreSQL bus listener failed; connecting again in %.1f s", backoff)
-                self._stop.wait(backoff)
-                backoff = min(backoff * 2, 5.0)
+                backoff = self._retry_after(backoff, exc, expected=True)
+            except Exception as exc:
+                backoff = self._retry_after(backoff, exc, expected=False)
             finally:
                 self.listener_pid = None
         with self._subscriptions.lock:
@@ -217,12 +181,3 @@ class PostgresBus:
             raise
         for event in waiters:
             event.set()
-
-    def _reconnected(self) -> None:
-        self.reconnects += 1
-        log.warning("PostgreSQL bus listening again; messages published meanwhile were lost")
-        if self.on_reconnect is not None:
-            try:
-                self.on_reconnect()
-            except Exception:
-                log.exception("the PostgreSQL bus's on_reconnect hook failed")

@@ -4,7 +4,6 @@ every message."""
 from __future__ import annotations
 
 import logging
-import secrets
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -13,14 +12,15 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from framework.live.channels import BusClosedError, Handler, Subscriptions, validate_channel
+from framework.live.channels import BusClosedError, validate_channel
+from framework.live.listening import BACKOFF_FIRST_S, ListeningBus
 
 log = logging.getLogger(__name__)
 
 WAKE = "wake"  # the message on the bus's own control channel: subscriptions changed
 
 
-class RedisBus:
+class RedisBus(ListeningBus):
     """Publishing through a pooled client; listening on one PubSub connection read by one
     thread (a greenlet under gevent), which alone sends SUBSCRIBE and UNSUBSCRIBE.
 
@@ -33,23 +33,17 @@ class RedisBus:
     redis-py (up to 3 times): it may then be delivered twice.
     """
 
+    label = "Redis"
+
     def __init__(self, url: str, *, on_reconnect: Callable[[], None] | None = None,
                  subscribe_timeout_s: float = 5.0, poll_s: float = 5.0) -> None:
+        super().__init__(on_reconnect=on_reconnect, subscribe_timeout_s=subscribe_timeout_s, poll_s=poll_s)
         self.url = url
-        self.on_reconnect = on_reconnect
-        self.subscribe_timeout_s = subscribe_timeout_s
-        self.poll_s = poll_s  # how long a read waits: a stuck connection is seen after it
         self._publisher = redis.Redis.from_url(url)
         # The listener's errors must reach its loop, which subscribes again itself.
         self._listener = redis.Redis.from_url(url, decode_responses=True, retry=Retry(NoBackoff(), 0))
-        self._subscriptions = Subscriptions()
-        self._control = f"arena.bus.{secrets.token_hex(8)}"
         self._waiters: dict[str, list[threading.Event]] = {}  # channel -> subscribe() calls
-        self._stop = threading.Event()
-        self._closed = False
-        self.reconnects = 0  # connections lost and made again (tests, monitoring)
-        self._thread = threading.Thread(target=self._run, name="arena-bus-redis", daemon=True)
-        self._thread.start()
+        self._start()
 
     # ------------------------------------------------------------------ the Bus interface
     def publish(self, channel: str, message: str) -> None:
@@ -59,39 +53,14 @@ class RedisBus:
             raise BusClosedError("publish on a closed bus")
         self._publisher.publish(channel, message)
 
-    def subscribe(self, channel: str, handler: Handler) -> None:
-        validate_channel(channel)
-        if self._closed:
-            raise BusClosedError("subscribe on a closed bus")
-        with self._subscriptions.lock:
-            if not self._subscriptions.add(channel, handler):
-                return
-            confirmed = threading.Event()
-            self._waiters.setdefault(channel, []).append(confirmed)
-        self._wake_listener()
-        if threading.current_thread() is self._thread:
-            return  # a handler subscribes: the listener confirms once the handler returns
-        if not confirmed.wait(self.subscribe_timeout_s):
-            log.warning("Redis has not confirmed the subscription to bus channel %r in %.0f s; "
-                        "it will listen once connected", channel, self.subscribe_timeout_s)
+    # ------------------------------------------------------------------ the listener thread
+    def _add_waiter(self, channel: str, event: threading.Event) -> None:
+        self._waiters.setdefault(channel, []).append(event)
 
-    def unsubscribe(self, channel: str, handler: Handler) -> None:
-        validate_channel(channel)
-        if self._subscriptions.remove(channel, handler) and not self._closed:
-            self._wake_listener()
-
-    def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        self._stop.set()
-        self._wake_listener()
-        if threading.current_thread() is not self._thread:
-            self._thread.join(timeout=self.poll_s + 5)
+    def _close_connections(self) -> None:
         self._publisher.close()
         self._listener.close()
 
-    # ------------------------------------------------------------------ the listener thread
     def _wake_listener(self) -> None:
         """Tell the listener to compare its subscriptions with the handlers' channels."""
         try:
@@ -100,7 +69,7 @@ class RedisBus:
             log.warning("cannot wake the Redis bus listener (%s)", exc)
 
     def _run(self) -> None:
-        backoff = 0.1
+        backoff = BACKOFF_FIRST_S
         connected_before = False
         while not self._stop.is_set():
             pubsub: Any = self._listener.pubsub()  # type: ignore[no-untyped-call]
@@ -117,7 +86,7 @@ class RedisBus:
                     if message["type"] == "subscribe":
                         self._confirmed(message["channel"], listening, awaiting)
                         if not awaiting:
-                            connected_before, backoff = True, 0.1
+                            connected_before, backoff = True, BACKOFF_FIRST_S
                             if reconnecting:
                                 reconnecting = False
                                 self._reconnected()
@@ -126,13 +95,9 @@ class RedisBus:
             except (redis.RedisError, OSError) as exc:
                 if self._stop.is_set():
                     break
-                log.warning("Redis bus connection lost (%s); connecting again in %.1f s", exc, backoff)
-                self._stop.wait(backoff)
-                backoff = min(backoff * 2, 5.0)
-            except Exception:
-                log.exception("the Redis bus listener failed; connecting again in %.1f s", backoff)
-                self._stop.wait(backoff)
-                backoff = min(backoff * 2, 5.0)
+                backoff = self._retry_after(backoff, exc, expected=True)
+            except Exception as exc:
+                backoff = self._retry_after(backoff, exc, expected=False)
             finally:
                 self._close_quietly(pubsub)
         with self._subscriptions.lock:
@@ -180,15 +145,6 @@ class RedisBus:
         """Let the ``subscribe`` calls waiting for ``channel`` return (lock held)."""
         for event in self._waiters.pop(channel, ()):
             event.set()
-
-    def _reconnected(self) -> None:
-        self.reconnects += 1
-        log.warning("Redis bus listening again; messages published meanwhile were lost")
-        if self.on_reconnect is not None:
-            try:
-                self.on_reconnect()
-            except Exception:
-                log.exception("the Redis bus's on_reconnect hook failed")
 
     @staticmethod
     def _close_quietly(pubsub: Any) -> None:
