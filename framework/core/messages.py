@@ -122,7 +122,13 @@ def english_plural(singular: str, plural: str, n: int) -> str:
     return singular if n == 1 else plural
 
 
-def _number(value: Any) -> int | None:
+def whole_number(value: Any) -> int | None:
+    """``value`` as an int when it is one: an int, a whole float or the text of a whole
+    number; never a bool.
+
+    >>> whole_number("-3"), whole_number(2.0), whole_number(True), whole_number("2.5")
+    (-3, 2, None, None)
+    """
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
@@ -151,7 +157,7 @@ def check_message_args(msgid: str, args: Mapping[str, Any]) -> None:
             raise MessageFormatError(
                 f"message {str(msgid)!r} has a plural chosen by arg {spec[1]!r}, which was not given"
             )
-        if _number(args[spec[1]]) is None:
+        if whole_number(args[spec[1]]) is None:
             raise MessageFormatError(
                 f"message {str(msgid)!r}: the plural's arg {spec[1]!r} must be a whole number, "
                 f"not {args[spec[1]]!r}"
@@ -191,7 +197,7 @@ def format_message(
         return ""
     tr: Translate = translate or _identity
     spec = plural_spec(msgid, args)
-    n = _number(args.get(spec[1])) if spec is not None else None
+    n = whole_number(args.get(spec[1])) if spec is not None else None
     if spec is not None and n is not None:
         english = english_plural(str(msgid), spec[0], n)
         choose = getattr(translate, "ngettext", None)

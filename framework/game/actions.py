@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Literal, Union
 
 from framework.core.errors import UserError
+from framework.core.messages import whole_number
 
 _NONE = type(None)
 
@@ -93,15 +94,10 @@ def _coerce_bool(value: Any) -> bool:
 
 def _coerce_int(value: Any) -> int:
     """An int, a whole float or the text of a whole number; never a bool."""
-    if isinstance(value, bool):
+    number = whole_number(value)
+    if number is None:
         raise _Mismatch
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value)
-    raise _Mismatch
+    return number
 
 
 def _coerce_float(value: Any) -> float:

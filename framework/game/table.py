@@ -457,17 +457,14 @@ class Table:
 
     def get_player_after(self, player_id: int) -> int:
         """The next player still in the game after ``player_id`` (eliminated ones skipped)."""
-        order = self._seating(include_out=True)
-        infos = self._player_rows()
-        i = order.index(player_id)
-        for step in range(1, len(order) + 1):
-            candidate = order[(i + step) % len(order)]
-            if not infos[candidate]["player_eliminated"]:
-                return candidate
-        return player_id
+        return self._next_in_game(self._seating(include_out=True), player_id)
 
     def get_player_before(self, player_id: int) -> int:
-        order = list(reversed(self._seating(include_out=True)))
+        return self._next_in_game(list(reversed(self._seating(include_out=True))), player_id)
+
+    def _next_in_game(self, order: list[int], player_id: int) -> int:
+        """The first player after ``player_id`` in ``order`` (round the table) who is not
+        eliminated; ``player_id`` when nobody else is left."""
         infos = self._player_rows()
         i = order.index(player_id)
         for step in range(1, len(order) + 1):
