@@ -87,3 +87,19 @@ def test_leaving_an_open_table(app: Flask) -> None:
     assert ann.post("/open/1/leave").status_code == 302
     assert "Open tables" not in ann.get("/").data.decode()
     assert ann.post("/open/1/leave").status_code == 404
+
+
+def test_leaving_an_open_table_and_joining_one_that_started_say_why(app: Flask) -> None:
+    fake_production(app)
+    ann, bob, cid = _sign_up(app, "ann"), _sign_up(app, "bob"), _sign_up(app, "cid")
+    assert cid.post("/tables", data={"game": "labgame", "players": "2", "mode": "production"}).status_code == 302
+    assert ann.post("/tables", data={"game": "labgame", "players": "2", "mode": "production"}).status_code == 302
+    assert ann.post("/open/2/leave").status_code == 302  # the last one out: the table goes
+    assert "ann (1/2)" not in bob.get("/").data.decode()
+    assert bob.post("/open/2/join").status_code == 404
+    assert "This table is no longer open" in bob.get("/").data.decode()
+    assert bob.post("/open/2/leave").status_code == 404
+    r = bob.post("/open/1/join")  # full: it starts
+    assert r.status_code == 302 and "/table/" in r.headers["Location"]
+    assert ann.post("/open/1/join").status_code == 404
+    assert "This table is no longer open" in ann.get("/").data.decode()
