@@ -107,11 +107,11 @@ def bus_for(store: TableStore, bus_url: str | None) -> tuple[BusOpener, float | 
     """
     if bus_url and urlsplit(bus_url).scheme.lower() not in MEMORY_SCHEMES:
         return (lambda lost: open_bus(bus_url, on_reconnect=lost)), None
-    conninfo = getattr(store, "conninfo", None)
-    if store.dialect == "postgresql" and isinstance(conninfo, str):
+    conninfo = store.notify_conninfo
+    if conninfo is not None:
         return (lambda lost: open_bus(conninfo, on_reconnect=lost)), None
     env = os.environ.get("ARENA_LOG_POLL_S")
-    poll_s = float(env) if env else float(getattr(store, "poll_interval_s", 0.05))
+    poll_s = float(env) if env else store.poll_interval_s
 
     def in_process(lost: Callable[[], None]) -> Bus:
         return open_bus(None)

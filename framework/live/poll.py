@@ -52,12 +52,11 @@ class LogPoller:
     def poll_once(self) -> list[int]:
         """Read the watched tables' last gamelog ids; wake those that moved. Returns them."""
         watched = self.streams.watched_tables()
-        latest = getattr(self.store, "latest_packets", None)
-        if not watched or latest is None:
+        if not watched:
             return []
         mine = self.streams.committed_top
         moved = []
-        for tid, last in latest(watched).items():
+        for tid, last in self.store.latest_packets(watched).items():
             if self._seen.get(tid) == last:
                 continue
             self._seen[tid] = last

@@ -55,9 +55,20 @@ class TableConnection(Protocol):
 
 
 class TableStore(Protocol):
-    """Where the game tables' databases live: files, schemas or databases."""
+    """Where the game tables' databases live: files, schemas or databases.
+
+    For the event streams of other processes (``framework.live``): ``notify_conninfo`` is
+    the libpq connection string of a backend whose own LISTEN/NOTIFY can carry the site's
+    bus (None for the others), and ``latest_packets`` with ``poll_interval_s`` is how the
+    log poll finds other processes' commits when no bus reaches them.
+    """
 
     dialect: Target
+    notify_conninfo: str | None
+    poll_interval_s: float
+
+    def latest_packets(self, table_ids: list[int]) -> dict[int, int]:
+        """The last gamelog id of each table (0 for an empty log)."""
 
     def exists(self, table_id: int) -> bool: ...
 

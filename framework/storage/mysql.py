@@ -177,6 +177,7 @@ class MySQLStore:
     """Databases ``<base>_t<id>`` on one MariaDB server (``base`` is the platform database)."""
 
     dialect: Target = "mysql"
+    notify_conninfo: str | None = None  # no LISTEN/NOTIFY: the site's bus is Redis or the poll
     #: how often the poll (framework.live.poll) reads the watched tables' last gamelog ids (one
     #: statement), when no bus reaches the other processes
     poll_interval_s = 0.01

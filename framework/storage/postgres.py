@@ -223,10 +223,14 @@ class PostgresStore:
     """
 
     dialect: Target = "postgresql"
+    #: how often the log poll looks (only with ``ARENA_BUS_URL=memory:``: LISTEN/NOTIFY on
+    #: ``notify_conninfo`` reaches every process otherwise)
+    poll_interval_s = 0.05
 
     def __init__(self, conninfo: str, prefix: str = "", pool_size: int = 8,
                  lock_wait_s: float = 30.0) -> None:
         self.conninfo = conninfo
+        self.notify_conninfo: str | None = conninfo  # the site's bus: LISTEN/NOTIFY here
         self.lock_wait_s = lock_wait_s
         self.prefix = prefix
         dbname = psycopg.conninfo.conninfo_to_dict(conninfo).get("dbname") or ""

@@ -158,6 +158,7 @@ class SQLiteStore:
     """
 
     dialect: Target = "sqlite"
+    notify_conninfo: str | None = None  # no LISTEN/NOTIFY: the site's bus is Redis or the poll
     #: how often the poll (framework.live.poll) looks for other processes' commits (cheap here: see
     #: ``latest_packets``)
     poll_interval_s = 0.01

@@ -228,9 +228,10 @@ def test_one_site_id_for_one_database_whatever_the_url_says() -> None:
 
 
 def test_the_bus_is_chosen_by_url_then_by_backend(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    class PostgresLike:
+    class PostgresLike:  # a store whose own LISTEN/NOTIFY can carry the bus
         dialect = "postgresql"
-        conninfo = "postgresql://postgres@127.0.0.1:5432/postgres"
+        notify_conninfo = "postgresql://postgres@127.0.0.1:5432/postgres"
+        poll_interval_s = 0.05
 
     store = SQLiteStore(tmp_path)
     try:
