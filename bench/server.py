@@ -66,10 +66,6 @@ class ServerProcess:
         server.wait_ready(timeout, workers)
         return server
 
-    @property
-    def base_url(self) -> str:
-        return f"http://{self.host}:{self.port}"
-
     def wait_ready(self, timeout: float, workers: int = 1) -> None:
         deadline = time.monotonic() + timeout
         while True:

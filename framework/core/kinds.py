@@ -1,6 +1,6 @@
-"""The kinds of things the framework names in its database and its code: a table's mode and
-phase, a game's stage of release, a database's dialect. String enums: each compares equal
-to the text stored in the platform database."""
+"""The kinds of things the framework names in its platform database: a table's mode and
+phase, a game's stage of release. String enums: each compares equal to the text stored.
+(A backend's dialect is ``framework.storage.sql.errors.Target``, a ``Literal``.)"""
 
 from __future__ import annotations
 
@@ -29,10 +29,3 @@ class ReleaseStage(StrEnum):
     BETA = "beta"
     GOLD = "gold"
 
-
-class Dialect(StrEnum):
-    """The SQL dialect of a table store (MariaDB's is ``mysql``, as sqlglot and SQLAlchemy say)."""
-
-    SQLITE = "sqlite"
-    POSTGRESQL = "postgresql"
-    MYSQL = "mysql"
