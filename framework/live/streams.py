@@ -154,14 +154,14 @@ class Streams:
     # ------------------------------------------------------------------ the bus
     def _bus_of_process(self) -> Bus | None:
         """This process's bus, opened on first use (a forked child opens its own: the
-        parent's threads did not come along)."""
-        if self._open_bus is None or self._closed:
+        parent's threads did not come along); None when the streams have no bus."""
+        if self._closed:
             return None
         pid = os.getpid()
         if self._pid != pid:
             with self._start_lock:
                 if self._pid != pid:
-                    self._bus = self._open_bus(self._lost_messages)
+                    self._bus = None if self._open_bus is None else self._open_bus(self._lost_messages)
                     self._sender = f"{socket.gethostname()}/{pid}/{secrets.token_hex(4)}"
                     self._listening = False
                     self._pid = pid

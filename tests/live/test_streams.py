@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from framework.core.clock import utcnow
 from framework.game.registry import GameRegistry
-from framework.game.table import utcnow
 from framework.live.bus import Bus, InProcessBus
 from framework.live.streams import CommitMessage, Streams, site_channel
 from framework.site import Site, bus_for
@@ -254,3 +254,21 @@ def test_a_site_opens_its_bus_only_when_it_is_used(tmp_path: Path, registry: Gam
         assert site.streams._bus is None and site.streams.poller is None  # nothing connected yet
     finally:
         site.close()
+
+
+def test_streams_without_a_bus_wait_for_a_wake_up(tmp_path: Path) -> None:
+    """A runtime made without a site's bus (a scratch runtime, a test) still waits: its
+    first wait's re-read happens once, not before every wait."""
+    streams = Streams(SQLiteStore(tmp_path), utcnow)
+    streams.wait(1, streams.version(1), 0.2)  # the first wait: every stream reads once
+    seen = streams.version(1)
+    waiter = threading.Thread(target=lambda: woken.append(streams.wait(1, seen, 20)))
+    woken: list[int] = []
+    waiter.start()
+    deadline = time.monotonic() + 10
+    while 1 not in streams.watched_tables() and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert 1 in streams.watched_tables() and woken == []  # waiting, not returned at once
+    streams.committed(1, 3)
+    waiter.join(20)
+    assert woken == [seen + 1]
