@@ -194,9 +194,10 @@ def _setup(
         table.set_meta(f"bot:{player_ids[seat]}", str(kind))
     if release:
         table.set_meta("release", release)
-    table.gamestate.change_active_player(player_ids[0])
     infos = table.load_players_basic_infos()
-    table.setup_new_game(infos, dict(options))
+    table.setup_new_game(infos, dict(options))  # nobody is active yet, as on BGA
+    if not table.get_active_player_id():
+        table.gamestate.change_active_player(player_ids[0])
     table.context.entered_states.clear()
     setup = gdef.states[SETUP_STATE_ID]
     target = setup.transitions.get("", next(iter(setup.transitions.values())))
