@@ -138,10 +138,29 @@ class CardTrap(Table):
     """A port that scores a card whose type is 2 the PHP way: ``card["type"] == 2``."""
 
     INT_TYPE = False
+    FAIL_BOT = False
+    FAIL_DATAS = False
 
     def __init__(self, ctx: ActionContext) -> None:
         super().__init__(ctx)
         self.cards = Deck(self, "card", int_type=self.INT_TYPE)
+
+    def get_all_datas(self, player_id: int | None) -> dict[str, Any]:
+        if self.FAIL_DATAS:
+            raise KeyError("get_all_datas fails on purpose")
+        viewer = self.get_current_player_id(True)
+        return {"viewer": viewer, "spectator": self.is_spectator(),
+                "hand": self.cards.get_player_hand(player_id) if player_id is not None else {}}
+
+    def bot_turn(self, state: State, active_player: int) -> None:
+        if self.FAIL_BOT:
+            raise RuntimeError("bot_turn fails on purpose")
+        card = next(iter(self.cards.get_player_hand(active_player)))
+        self.context.current_player_id = active_player
+        try:
+            self.act_play(card)
+        finally:
+            self.context.current_player_id = None
 
     def setup_new_game(self, players: Any, options: Any) -> None:
         self.cards.create_cards([{"type": t, "type_arg": 1, "nbr": 2} for t in (1, 2, 3)], "deck")
