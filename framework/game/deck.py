@@ -84,6 +84,12 @@ class Deck:
     """
 
     COLUMNS = "card_id, card_type, card_type_arg, card_location, card_location_arg"
+    #: BGA's ``autoreshuffle``: an empty ``deck`` is refilled from ``discard``
+    autoreshuffle: bool = False
+    #: called with the location after it was refilled (BGA's ``autoreshuffle_trigger``)
+    autoreshuffle_trigger: Callable[[str], Any] | None = None
+    #: location -> the pile shuffled back into it when it runs out (BGA's ``autoreshuffle_custom``)
+    autoreshuffle_custom: dict[str, str]
 
     def __init__(self, table: Table, name: str = "card", *, int_type: bool = False,
                  player_locations: Iterable[str] = ("hand",)) -> None:
@@ -95,12 +101,9 @@ class Deck:
         self.init(name)
         self.int_type = int_type
         self.player_locations = frozenset(player_locations)
-        #: BGA's ``autoreshuffle``: an empty ``deck`` is refilled from ``discard``
         self.autoreshuffle = False
-        #: called with the location after it was refilled (BGA's ``autoreshuffle_trigger``)
-        self.autoreshuffle_trigger: Callable[[str], Any] | None = None
-        # location -> discard pile shuffled back into it when it runs out (BGA's autoreshuffle)
-        self.autoreshuffle_custom: dict[str, str] = {}
+        self.autoreshuffle_trigger = None
+        self.autoreshuffle_custom = {}
 
     def init(self, table_name: str) -> None:
         """Use the database table ``table_name`` (BGA's ``init``; the constructor's ``name``)."""
