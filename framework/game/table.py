@@ -21,7 +21,6 @@ from framework.game.states import State, StateType
 from framework.game.table_clocks import TableClocks, table_status
 from framework.game.table_context import TIME_FORMAT, ActionContext
 from framework.game.table_logs import TableLogs
-from framework.i18n import clienttranslate
 
 __all__ = ["TIME_FORMAT", "ActionContext", "Table", "table_status"]
 
@@ -187,9 +186,9 @@ class Table(TableClocks, TableLogs):
 
     @staticmethod
     def _(text: str) -> str:
-        """BGA's deprecated ``$this->_()``: the text, marked for translation
-        (``clienttranslate``)."""
-        return clienttranslate(text)
+        """BGA's deprecated ``$this->_()``: the text itself. Mark a literal with
+        ``clienttranslate("...")`` instead, so that extraction finds it."""
+        return text
 
     def get_new(self, object_name: str, table_name: str = "card") -> Deck:
         """BGA's ``getNew("module.common.deck")``: a ``Deck`` over ``table_name``.
