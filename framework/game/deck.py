@@ -55,7 +55,7 @@ class CardType(str):
     __hash__ = str.__hash__
 
 
-class _AllArgs:
+class AllArgs:
     """The default ``location_arg`` of reads: every location_arg of the location."""
 
     def __repr__(self) -> str:
@@ -63,7 +63,7 @@ class _AllArgs:
 
 
 #: "every location_arg": what a read means when its ``location_arg`` is left out.
-ALL_ARGS: Final = _AllArgs()
+ALL_ARGS: Final = AllArgs()
 
 
 def _card(row: Mapping[str, Any], int_type: bool = False) -> Card:
@@ -126,7 +126,7 @@ class Deck:
             raise GameSystemError(f"{helper}: a card type is a text or a number, not {card_type!r}")
         return str(card_type)
 
-    def _check_arg(self, helper: str, location: str, location_arg: Any) -> int | None:
+    def _check_arg(self, helper: str, location: str, location_arg: int | None | AllArgs) -> int | None:
         """``location_arg`` of a read: an int, or None for every arg of the location.
 
         Raises:
@@ -200,7 +200,8 @@ class Deck:
             raise GameSystemError(f"get_cards: some of {ids} are not cards of {self.name}")
         return {int(r["card_id"]): self._card(r) for r in rows}
 
-    def get_cards_in_location(self, location: str | Sequence[str], location_arg: Any = ALL_ARGS,
+    def get_cards_in_location(self, location: str | Sequence[str],
+                              location_arg: int | None | AllArgs = ALL_ARGS,
                               order_by: str | None = None) -> dict[int, Card]:
         """The cards of ``location`` (or of several locations), keyed by id in order
         (``order_by``: ``"card_type_arg DESC"``...; BGA then returns a list, Arena keeps the
@@ -233,7 +234,7 @@ class Deck:
         return {int(r["card_id"]): self._card(r) for r in rows}
 
     def get_cards_from_location(self, card_ids: Sequence[int], location: str,
-                                location_arg: Any = ALL_ARGS) -> dict[int, Card]:
+                                location_arg: int | None | AllArgs = ALL_ARGS) -> dict[int, Card]:
         """``get_cards(card_ids)``, every one of them in ``location`` (and ``location_arg``):
         check what a player claims to hold.
 
@@ -303,7 +304,7 @@ class Deck:
         return {int(r["card_id"]): self._card(r) for r in rows}
 
     def get_cards_of_type_in_location(self, card_type: Any, type_arg: int | None, location: str,
-                                      location_arg: Any = ALL_ARGS) -> dict[int, Card]:
+                                      location_arg: int | None | AllArgs = ALL_ARGS) -> dict[int, Card]:
         arg = self._check_arg("get_cards_of_type_in_location", location, location_arg)
         return {
             cid: c for cid, c in self.get_cards_of_type(card_type, type_arg).items()
