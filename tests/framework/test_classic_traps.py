@@ -182,3 +182,22 @@ def test_states_1_and_99_are_checked_when_the_game_loads(tmp_path: Path, drop: s
     states.write_text(states.read_text(encoding="utf-8").replace(drop, ""), encoding="utf-8")
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
         load_game_from_directory(folder, f"arena_test_broken_{abs(hash(drop))}")
+
+
+def test_deck_autoreshuffle_and_its_trigger(int_trap: GameHarness) -> None:
+    t = int_trap.create_table(players=2)
+    a = t.players[0]
+    with t.with_table() as table:
+        deck = table.cards
+        table.cards.move_all_cards_in_location("hand", "discard")
+        assert deck.count_cards_in_location("deck") == 0
+        assert deck.pick_card("deck", a) is None  # autoreshuffle is off by default
+        refilled: list[str] = []
+        deck.autoreshuffle = True
+        deck.autoreshuffle_trigger = refilled.append
+        card = deck.pick_card("deck", a)
+        assert card is not None and card["location"] == "hand" and refilled == ["deck"]
+        assert deck.count_cards_in_location("deck") == 5 and deck.count_cards_in_location("discard") == 0
+        deck.init("card")  # BGA's init names the table
+        with pytest.raises(GameSystemError, match="not a plain identifier"):
+            deck.init("card; DROP TABLE card")
