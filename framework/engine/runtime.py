@@ -231,13 +231,9 @@ class Runtime:
         """
         try:
             return self.views.get_data(table_id, player_id, translate)
-        except GameSystemError as exc:
-            self.log_error(table_id, player_id, "get_all_datas", exc)
-            raise GameCodeError("The game hit an error while reading the table; it is in the "
-                                "table's error log", "game_error") from exc
-        except ArenaError:
-            raise
         except Exception as exc:
+            if isinstance(exc, ArenaError) and not isinstance(exc, GameSystemError):
+                raise  # the framework's own answer (unknown table, storage down...)
             self.log_error(table_id, player_id, "get_all_datas", exc)
             raise GameCodeError("The game hit an error while reading the table; it is in the "
                                 "table's error log", "game_error") from exc
