@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, g, request
+from flask import Flask, g, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from werkzeug.exceptions import HTTPException
@@ -23,7 +23,7 @@ from werkzeug.routing import IntegerConverter
 
 from framework.core.errors import ArenaError, BlockedError, UserError
 from framework.site import Site, default_instance_path
-from framework.web import auth, control, gamehelp, language, lobby, play, players, studio
+from framework.web import access, auth, control, gamehelp, language, lobby, play, players, studio
 from framework.web.current import error_response
 from framework.web.database import platform_engine
 
@@ -78,6 +78,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     language.init_app(app)
     auth.init_app(app)
+    access.init_app(app)  # who may do what: after the CSRF check
     for module in (language, auth, lobby, play, studio, gamehelp, players, control):
         app.register_blueprint(module.bp)
     _register_error_handlers(app)
@@ -114,6 +115,11 @@ class _SessionInterface(SecureCookieSessionInterface):
                     signer_kwargs=serializer.signer_kwargs)
             cached = self._cached = (key, serializer)
         return cached[1]
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        """``Secure`` when the site says so (``ARENA_SECURE_COOKIES``) or the request came over
+        HTTPS (behind a proxy: with ``ARENA_PROXY_FIX``)."""
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or (has_request_context() and request.is_secure)
 
     def save_session(self, app: Flask, session: Any, response: Any) -> None:
         if session.modified or (session and self.should_set_cookie(app, session)):
