@@ -18,6 +18,7 @@ from typing import Any
 
 from flask import Flask, current_app, flash, g, redirect, request, url_for
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from framework.core.errors import ConfigError, UserError
 from framework.core.kinds import TableMode
@@ -85,6 +86,7 @@ RULES: dict[str, Need] = {
     "gamehelp.index": Need.ANYONE,
     "gamehelp.page": Need.ANYONE,
     "control.news": Need.ANYONE,
+    "auth.password": Need.SIGNED_IN,
     "players.me": Need.SIGNED_IN,
     "players.player": Need.SIGNED_IN,
     "lobby.join": Need.SIGNED_IN,
@@ -151,8 +153,9 @@ class Principal:
             if self.account_id is None:
                 self._games = frozenset()
             else:
-                with db.session.begin():
-                    self._games = games_developed(db.session, self.account_id)
+                # its own session: a view may ask inside its own db.session block
+                with Session(site().platform) as s:
+                    self._games = games_developed(s, self.account_id)
         return self._games
 
     def can_develop(self, game: str) -> bool:

@@ -34,7 +34,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.security import generate_password_hash
 
 from framework.core.errors import UserError
-from framework.platform.accounts import create_account, end_sessions, verify_password
+from framework.platform.accounts import check_password, create_account, end_sessions, verify_password
 from framework.platform.models import Player, db
 from framework.web.current import error_response, site
 from framework.web.redirects import safe_next
@@ -259,14 +259,34 @@ def logout() -> Any:
     return redirect(url_for("lobby.index"))
 
 
-def change_password(account_id: int, password: str) -> int:
-    """A new password for the signed-in ``account_id``: every other session ends, this one
-    goes on (under the new session version); the new version."""
+@bp.route("/password", methods=["GET", "POST"])
+def password() -> Any:
+    """A new password for the signed-in player: every other session of the account ends,
+    this one goes on (under the new session version)."""
+    account = current_account()
+    if account is None:
+        return redirect(url_for("auth.login", next=url_for("auth.password")))
+    if request.method == "GET":
+        return render_template("auth/password.html")
+    tr = g.translate
+    new = request.form.get("password") or ""
+    if not may_sign_in(account["name"]):
+        return _form_page("auth/password.html", 429, tr(TOO_MANY))
+    try:
+        check_password(new)
+    except UserError as exc:
+        return _form_page("auth/password.html", 400, exc.render(tr))
     with db.session.begin():
-        rec = db.session.get(Player, account_id)
-        if rec is None:
-            raise UserError("There is no account ${name}", "no_account", name=str(account_id))
-        rec.password_hash = generate_password_hash(password)
-        version = end_sessions(db.session, account_id)
+        rec = db.session.get(Player, account["id"])
+        if rec is None or not verify_password(rec.password_hash, request.form.get("current") or ""):
+            failed = True
+        else:
+            failed = False
+            rec.password_hash = generate_password_hash(new)
+            version = end_sessions(db.session, account["id"])
+    if failed:
+        failed_sign_in(account["name"])
+        return _form_page("auth/password.html", 401, tr("Wrong password"))
     session["sv"] = version
-    return version
+    flash(tr("Your password is changed; your other sessions have ended"))
+    return redirect(url_for("players.me"))
