@@ -49,47 +49,62 @@ def _count(where: ColumnElement[bool], model: Any) -> int:
         return int(db.session.scalar(select(func.count()).select_from(model).where(where)) or 0)
 
 
-def _check(account_id: int | None, key: str, model: Any, kind: ColumnElement[bool],
-           owner: Callable[[int], ColumnElement[bool]], mine: str, site_msg: str) -> None:
+def _reached(account_id: int | None, key: str, model: Any, kind: ColumnElement[bool],
+             owner: Callable[[int], ColumnElement[bool]]) -> tuple[str, int] | None:
+    """("account" or "site", the cap) when one is reached; never on the local studio."""
     if is_studio_site():
-        return
+        return None
     if account_id is not None:
         most = _setting(f"{key}_PER_ACCOUNT")
         if _count(kind & owner(account_id), model) >= most:
-            raise LimitReachedError(mine, "limit_reached", max=most)
+            return "account", most
     most = _setting(key)
     if _count(kind, model) >= most:
-        raise LimitReachedError(site_msg, "limit_reached", max=most)
+        return "site", most
+    return None
 
 
 def check_studio_tables(account_id: int | None) -> None:
     """Raises:
         LimitReachedError: the account or the site has as many studio tables as allowed.
     """
-    _check(account_id, "ARENA_MAX_STUDIO_TABLES", GameTableRecord, GameTableRecord.mode == TableMode.STUDIO,
-           lambda a: GameTableRecord.created_by == a,
-           "You have ${max} studio tables, the most an account may have: ask an admin",
-           "This site has ${max} studio tables, the most it allows: ask an admin")
+    reached = _reached(account_id, "ARENA_MAX_STUDIO_TABLES", GameTableRecord,
+                       GameTableRecord.mode == TableMode.STUDIO, lambda a: GameTableRecord.created_by == a)
+    if reached and reached[0] == "account":
+        raise LimitReachedError("You have ${max} studio tables, the most an account may have: ask an admin",
+                                "limit_reached", max=reached[1])
+    if reached:
+        raise LimitReachedError("This site has ${max} studio tables, the most it allows: ask an admin",
+                                "limit_reached", max=reached[1])
 
 
 def check_bug_reports(account_id: int | None) -> None:
     """Raises:
         LimitReachedError: the account or the site has as many bug reports as allowed.
     """
-    _check(account_id, "ARENA_MAX_BUG_REPORTS", BugReport, BugReport.id.is_not(None),
-           lambda a: BugReport.account_id == a,
-           "You have sent ${max} bug reports, the most an account may keep: ask an admin",
-           "This site keeps ${max} bug reports, the most it allows: ask an admin")
+    reached = _reached(account_id, "ARENA_MAX_BUG_REPORTS", BugReport, BugReport.id.is_not(None),
+                       lambda a: BugReport.account_id == a)
+    if reached and reached[0] == "account":
+        raise LimitReachedError(
+            "You have sent ${max} bug reports, the most an account may keep: ask an admin",
+            "limit_reached", max=reached[1])
+    if reached:
+        raise LimitReachedError("This site keeps ${max} bug reports, the most it allows: ask an admin",
+                                "limit_reached", max=reached[1])
 
 
 def check_releases(account_id: int | None) -> None:
     """Raises:
         LimitReachedError: the account or the site has as many releases as allowed.
     """
-    _check(account_id, "ARENA_MAX_RELEASES", ReleaseRecord, ReleaseRecord.id.is_not(None),
-           lambda a: ReleaseRecord.built_by == a,
-           "You have built ${max} releases, the most an account may keep: ask an admin",
-           "This site keeps ${max} releases, the most it allows: ask an admin")
+    reached = _reached(account_id, "ARENA_MAX_RELEASES", ReleaseRecord, ReleaseRecord.id.is_not(None),
+                       lambda a: ReleaseRecord.built_by == a)
+    if reached and reached[0] == "account":
+        raise LimitReachedError("You have built ${max} releases, the most an account may keep: ask an admin",
+                                "limit_reached", max=reached[1])
+    if reached:
+        raise LimitReachedError("This site keeps ${max} releases, the most it allows: ask an admin",
+                                "limit_reached", max=reached[1])
 
 
 def record_table_owner(table_id: int, account_id: int | None) -> None:

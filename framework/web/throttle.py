@@ -16,12 +16,14 @@ from flask import Flask, current_app, request
 from flask_limiter import Limiter
 from limits import RateLimitItem, parse
 
+from framework.core.messages import clienttranslate
+
 log = logging.getLogger(__name__)
 
 DEFAULT_ACCOUNT_LIMIT = "10 per 15 minutes"
 DEFAULT_ADDRESS_LIMIT = "50 per 15 minutes"
 DEFAULT_REGISTER_LIMIT = "20 per hour"
-TOO_MANY = "Too many attempts: wait a few minutes and try again"
+TOO_MANY = clienttranslate("Too many attempts: wait a few minutes and try again")
 
 
 def storage_uri(config: dict[str, object] | None = None) -> str:
