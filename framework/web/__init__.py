@@ -1,6 +1,6 @@
 """The Flask application factory of the local studio; one blueprint per area.
 
-Production: ``gunicorn -k gevent -w 4 'framework.web:create_app()'`` (see the README).
+Production: ``ARENA_MODE=production gunicorn -k gevent -w 4 'framework.web:create_app()'`` (see the README).
 """
 
 from __future__ import annotations
@@ -42,7 +42,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     ``ARENA_REGISTRY`` (a ``GameRegistry``, for tests), ``ARENA_MIGRATE`` (False: the platform
     schema is left as it is, for ``arena db upgrade``), ``SSE_KEEPALIVE`` / ``SSE_POLL`` / ``SSE_MAX_SECONDS``
     (event stream timings), ``SECRET_KEY`` (else ``ARENA_SECRET_KEY``, else one is made and kept
-    in the instance).
+    in the instance), ``ARENA_MODE`` (``studio``, the default, or ``production``: roles checked) and
+    the security settings of ``docs/security.md``.
     """
     app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=str(STATIC),
                 static_url_path="/static/arena", instance_relative_config=False)
