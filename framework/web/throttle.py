@@ -47,9 +47,13 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("ARENA_LOGIN_LIMIT_ACCOUNT", DEFAULT_ACCOUNT_LIMIT)
     app.config.setdefault("ARENA_LOGIN_LIMIT_ADDRESS", DEFAULT_ADDRESS_LIMIT)
     app.config.setdefault("ARENA_REGISTER_LIMIT", DEFAULT_REGISTER_LIMIT)
-    # One limiter per app (tests make many apps in one process; memory:// must not be shared).
-    limiter = Limiter(lambda: request.remote_addr or "-", app=app, storage_uri=storage_uri(app.config),
-                      default_limits=[], swallow_errors=True, in_memory_fallback_enabled=True)
+    # One limiter per app (tests make many apps in one process; memory:// must not be shared),
+    # set up on an app of its own: on the site's app Flask-Limiter would add its before- and
+    # after-request hooks, a few hundred Python calls on every request (every move) for limits
+    # that two routes check themselves, below.
+    holder = Flask(f"{app.import_name}.throttle")
+    limiter = Limiter(lambda: request.remote_addr or "-", app=holder, storage_uri=storage_uri(app.config),
+                      default_limits=[], swallow_errors=True)
     app.extensions["arena_throttle"] = limiter
     # the site's bus channel: two sites on one Redis keep their own counts
     site = app.extensions.get("arena")
