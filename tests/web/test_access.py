@@ -13,9 +13,11 @@ import pytest
 from flask import Flask
 from sqlalchemy.orm import Session
 
+from framework.core.errors import ConfigError
 from framework.engine.studio_tools import snapshot
 from framework.game.registry import GameRegistry
 from framework.platform.models import BugReport, GameRecord
+from framework.web import create_app
 from framework.web.access import NEEDS, RULES, Need
 from tests.backends import PlatformTemplate
 from tests.web.sites import ROLES, Visitor, account_id, denied, production_app, visitor
@@ -183,3 +185,23 @@ def test_docs_list_every_rule() -> None:
             f"docs/security.md does not list {endpoint} ({need.value})"
     for need in Need:
         assert f"`{need.value}`" in text and NEEDS[need] in text, need
+
+
+def test_the_mode_comes_from_the_environment(tmp_path: Path, registry: GameRegistry,
+                                             platform_template: PlatformTemplate,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """``arena serve --production`` sets ``ARENA_MODE=production`` for its workers; a wrong
+    value stops the start with one clear line."""
+    platform_template.seed(tmp_path / "instance", None)
+    config = {"TESTING": True, "ARENA_INSTANCE": str(tmp_path / "instance"), "ARENA_REGISTRY": registry,
+              "SECRET_KEY": "test"}
+    monkeypatch.setenv("ARENA_MODE", "production")
+    app = create_app(config)
+    try:
+        assert app.config["ARENA_MODE"] == "production"
+        assert denied(Visitor(app).get("/studio/labgame")) == "sign in"
+    finally:
+        app.extensions["arena"].close()
+    monkeypatch.setenv("ARENA_MODE", "open")
+    with pytest.raises(ConfigError, match="ARENA_MODE is 'studio' or 'production'"):
+        create_app(config)
