@@ -52,6 +52,7 @@
       const gui = Arena.gui;
       if (gui && !gui.bgaAnimationsActive()) return this.setValue(value);
       this.target = value;
+      if (this.span) this.span.dataset.value = String(value);
       if (this.current === value) return this.target;
       if (!this._timer) {
         this._timer = setInterval(() => {

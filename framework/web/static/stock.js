@@ -529,6 +529,26 @@
 
     _layout() {
       if (!this.counterNode) return;
+      // Cards not known here (face down, a count from the server): a back stands for them.
+      const needsBack = this.cardNumber > 0 && this.cards.length === 0;
+      if (needsBack && !this.backNode) {
+        this.backNode = document.createElement("div");
+        this.backNode.className = "arena-card arena-card-hidden arena-deck-back";
+        const front = document.createElement("div");
+        front.className = "arena-card-side arena-card-front";
+        const back = document.createElement("div");
+        back.className = "arena-card-side arena-card-back";
+        this.backNode.append(front, back);
+        const s = this.manager.settings;
+        if (s.cardWidth) this.backNode.style.width = `${s.cardWidth}px`;
+        if (s.cardHeight) this.backNode.style.height = `${s.cardHeight}px`;
+        if (s.setupDiv) s.setupDiv({}, this.backNode);
+        if (s.setupBackDiv) s.setupBackDiv({}, back);
+        this.element.insertBefore(this.backNode, this.counterNode);
+      } else if (!needsBack && this.backNode) {
+        this.backNode.remove();
+        this.backNode = null;
+      }
       this.counterNode.textContent = String(this.cardNumber);
       this.element.dataset.empty = String(this.cardNumber === 0);
       this.element.style.setProperty("--arena-deck-thickness", `${Math.min(10, Math.ceil(this.cardNumber / 4))}px`);
