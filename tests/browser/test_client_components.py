@@ -141,7 +141,7 @@ def test_counters(page: Page) -> None:
         c.setValue(3);
         const set = [c.getValue(), document.getElementById("b").textContent];
         c.disable();
-        const legacy = new Arena.Counter();
+        const legacy = new ebg.counter();  // BGA's way
         legacy.create("a");
         return {at, counted, set, disabled: document.getElementById("b").textContent, legacy: legacy.getValue()};
     }""")

@@ -18,7 +18,7 @@ from framework.web.server import registry_with
 from tests.browser.conftest import serve_studio
 from tests.browser.test_belote_table import STEP_TIMEOUT_MS, wait_until
 
-NAME = "pushluck"
+NAME = "luckydraw"  # not the doc example's pushluck: one module name per game
 # `classic` today; `states` joins when `arena new-game --style states` exists.
 STYLES = ["classic"]
 MAX_MOVES = 400

@@ -62,13 +62,16 @@
       options = options || {};
       const ms = this.duration(options.duration);
       if (!ms || !el.animate) return Promise.resolve(el);
+      // Above its neighbours while it moves (z-index needs a positioned element).
       const raised = !el.style.zIndex;
+      const madeRelative = getComputedStyle(el).position === "static";
       if (raised) el.style.zIndex = "50";
-      if (getComputedStyle(el).position === "static") el.style.position = "relative";
+      if (madeRelative) el.style.position = "relative";
       const animation = el.animate(keyframes, {duration: ms, delay: options.delay || 0,
         easing: options.easing || "ease-in-out", fill: "backwards"});
       return animation.finished.catch(() => null).then(() => {
         if (raised) el.style.zIndex = "";
+        if (madeRelative) el.style.position = "";
         return el;
       });
     }

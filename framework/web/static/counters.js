@@ -91,4 +91,7 @@
   }
 
   Arena.Counter = Counter;
+  // BGA's ``new ebg.counter()``, then ``create(element)``.
+  window.ebg = window.ebg || {};
+  window.ebg.counter = window.ebg.counter || Counter;
 })();

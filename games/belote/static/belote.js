@@ -12,6 +12,8 @@
   const POSITIONS = ["bottom", "right", "top", "left"]; // play goes counter-clockwise
   const SUIT_NAMES = {S: "spades", H: "hearts", D: "diamonds", C: "clubs"};
   const TEAM_COLORS = ["#2f6fb3", "#b8452f"];
+  const PLAY_MS = 300; // a card's slide to the trick
+  const DEAL_MS = 300; // a dealt card's slide to the hand
 
   // ------------------------------------------------------------------ card drawing
   const SUIT_PATHS = {
@@ -144,7 +146,8 @@
   class BeloteGui extends Arena.GameGui {
     constructor() {
       super();
-      this.notifDurations = {bid: 350, contract: 700, playCard: 300, trickWin: 750, newDeal: 300,
+      // playCard's pause is its card's slide to the trick (PLAY_MS), which holds the queue.
+      this.notifDurations = {bid: 350, contract: 700, trickWin: 750, newDeal: 300,
         announce: 500, belote: 500};
       this.faces = localStorage.getItem("belote.faces") || "french";
       this.sortMode = localStorage.getItem("belote.sort") || "1";
@@ -587,14 +590,14 @@
 
     /** My cards, dealt from the middle of the table. */
     notif_newHand(n) {
-      const dealt = this.handStock.addCards(n.args.cards.map(handCard), {fromElement: "bt-center"}, {}, 40);
+      const dealt = this.handStock.addCards(n.args.cards.map(handCard), {fromElement: "bt-center", duration: DEAL_MS}, {}, 30);
       this.renderHand();
       return dealt;
     }
 
     notif_extraCards(n) {
       const added = n.args.hand.filter((code) => !this.handStock.contains({code})).map(handCard);
-      const dealt = this.handStock.addCards(added, {fromElement: "bt-center"}, {}, 40);
+      const dealt = this.handStock.addCards(added, {fromElement: "bt-center", duration: DEAL_MS}, {}, 30);
       this.renderHand();
       return dealt;
     }
@@ -626,15 +629,15 @@
       const pid = n.args.player_id;
       const card = {code: n.args.card, player_id: pid, where: "trick"};
       if (this.handStock.contains(card)) {
-        return this.trickStock.addCard(card, {fromStock: this.handStock});
+        return this.trickStock.addCard(card, {fromStock: this.handStock, duration: PLAY_MS});
       }
       this.handCounts[String(pid)] = Math.max(0, (this.handCounts[String(pid)] || 1) - 1);
       const backs = document.querySelector(`#bt-seat-${this.pos(pid)} .bt-backs`);
       const from = backs && backs.lastElementChild ? backs.lastElementChild.getBoundingClientRect() : null;
       if (backs && backs.lastElementChild) backs.lastElementChild.remove();
-      const played = this.trickStock.addCard(card, from ? {} : {fromElement: `bt-seat-${this.pos(pid)}`});
+      const played = this.trickStock.addCard(card, from ? {} : {fromElement: `bt-seat-${this.pos(pid)}`, duration: PLAY_MS});
       const el = this.cardManager.getCardElement(card);
-      return from ? this.cardManager.animationManager.moveFrom(el, from) : played;
+      return from ? this.cardManager.animationManager.moveFrom(el, from, {duration: PLAY_MS}) : played;
     }
 
     notif_belote(n) {
