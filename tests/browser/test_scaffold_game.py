@@ -49,6 +49,19 @@ def settled(page: Page, runtime: Any, table_id: int, pid: int) -> None:
     )
 
 
+def view(page: Page) -> dict[str, Any]:
+    """What a player sees of the table, as data."""
+    return page.evaluate(f"""() => ({{
+        deck: document.querySelector("#{NAME}-deck .arena-deck-counter").textContent,
+        discard: [...document.querySelectorAll("#{NAME}-discard .arena-card")].map(n => n.textContent),
+        total: document.getElementById("{NAME}-turn-total").dataset.value,
+        scores: [...document.querySelectorAll("[id^=player_score_]")].map(n => n.dataset.value),
+        turns: [...document.querySelectorAll("[id^=panel_turn_]")].map(n => n.dataset.value),
+        pawns: [...document.querySelectorAll(".{NAME}-pawn")].map(n => n.style.left),
+        buttons: [...document.querySelectorAll("#generalactions button")].map(b => b.id),
+    }})""")
+
+
 def page_for(pages: dict[int, Page], context: BrowserContext, pid: int) -> Page:
     """The tab of test player ``pid``, opened from the studio's "Play as" link if needed."""
     if pid not in pages:
@@ -125,6 +138,14 @@ def test_a_scaffolded_game_is_played_to_its_end_in_the_browser(chromium: Browser
         assert moves < MAX_MOVES
         if moves == 3:
             page.screenshot(path=str(shots / f"scaffold-{scaffolded['style']}-table.png"))
+        if moves == 5:
+            # A reload shows the same table.
+            settled(page, runtime, table_id, active)
+            before_view = view(page)
+            page.reload()
+            page.wait_for_selector(f"#{NAME}-deck .arena-card")
+            settled(page, runtime, table_id, active)
+            assert view(page) == before_view
 
     # Every page shows the end: scores as the server has them, the winner's lane marked,
     # the last card on the discard pile, no button left.
@@ -147,6 +168,15 @@ def test_a_scaffolded_game_is_played_to_its_end_in_the_browser(chromium: Browser
         handled = page.evaluate("Arena.processedIds")
         assert len(handled) == len(set(handled)), f"page of {pid} handled a notification twice"
     first.screenshot(path=str(shots / f"scaffold-{scaffolded['style']}-end.png"))
+
+    # The studio's replay plays every notification again, then shows the end once more.
+    end_view = view(first)
+    first.click('button[data-studio="replay"]')
+    first.wait_for_function("document.body.classList.contains('replaying')")
+    first.wait_for_function("!document.body.classList.contains('replaying') && Arena.gui.gamedatas",
+                            timeout=60_000)
+    settled(first, runtime, table_id, me)
+    assert view(first) == end_view
     assert checked_refusal and clicked_deck
     assert not errors
     context.close()
