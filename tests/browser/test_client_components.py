@@ -211,3 +211,33 @@ def test_animations_resolve_and_leave_things_where_they_say(page: Page) -> None:
                 n: document.getElementById("n").parentNode.id};
     }""")
     assert result == {"played": True, "centred": True, "tmp": 0, "m": None, "n": "b"}
+
+
+def test_the_classic_ebg_stock(page: Page) -> None:
+    result = page.evaluate("""async () => {
+        const hand = new ebg.stock();
+        hand.create(gui, $("a"), 30, 40);
+        hand.image_items_per_row = 4;
+        for (const t of [1, 2, 3]) hand.addItemType(t, 10 - t, "cards.png", t + 4);
+        const changes = [];
+        hand.onChangeSelection = (name, id) => changes.push([name, id]);
+        await hand.addToStockWithId(1, 11);
+        await hand.addToStockWithId(3, 13, "b");
+        await hand.addToStockWithId(2, 12);
+        const order = [...document.querySelectorAll("#a .stockitem")].map(n => n.id);
+        const sprite = document.getElementById("a_item_13").style.backgroundPosition;
+        hand.setSelectionMode(1);
+        document.getElementById("a_item_12").click();
+        document.getElementById("a_item_11").click();
+        const selected = hand.getSelectedItems();
+        await hand.removeFromStockById(11, "b");
+        hand.changeItemsWeight({3: 100});
+        return {order, sprite, selected, changes, count: hand.count(), items: hand.getAllItems(),
+                gone: document.getElementById("a_item_11")};
+    }""")
+    assert result["order"] == ["a_item_13", "a_item_12", "a_item_11"]  # by weight: 7, 8, 9
+    assert result["sprite"] == "-90px -40px"  # position 7 in rows of 4 items of 30 x 40
+    assert result["selected"] == [{"type": 1, "id": 11}]
+    assert result["changes"] == [["a", 12], ["a", 11]]
+    assert result["count"] == 2 and result["gone"] is None
+    assert result["items"] == [{"type": 2, "id": 12}, {"type": 3, "id": 13}]  # 3 now weighs most
