@@ -40,7 +40,12 @@ log = logging.getLogger(__name__)
 
 bp = Blueprint("play", __name__)
 
-FRAMEWORK_JS = Path(__file__).resolve().parent / "static" / "arena.js"
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+# The framework's client, in load order (docs/client.md); start.js runs after the game's.
+FRAMEWORK_SCRIPTS = ("arena.js", "notifications.js", "templates.js", "animations.js", "counters.js",
+                     "statusbar.js", "dialogs.js", "panels.js", "stock.js", "legacystock.js", "studio.js",
+                     "bga.js")
+FRAMEWORK_JS = tuple(STATIC_DIR / name for name in FRAMEWORK_SCRIPTS)
 MAX_ARGS_BYTES = 64 * 1024
 
 
@@ -130,7 +135,7 @@ def table_page(table_id: int) -> Any:
     static_dir = gdef.directory / "static"
     game_js = (static_dir / f"{gdef.name}.js")
     game_css = (static_dir / f"{gdef.name}.css")
-    msgids = list(js_msgids((FRAMEWORK_JS, game_js)))
+    msgids = list(js_msgids((*FRAMEWORK_JS, game_js)))
     for st in gdef.states:
         msgids += [st.description, st.description_my_turn]
     catalog = js_catalog(msgids, catalog_of(gdef))
@@ -147,6 +152,7 @@ def table_page(table_id: int) -> Any:
         "play/table.html", info=info, title=trg(gdef.info.display_name), seats=seats, me=pid,
         config=json.dumps(config).replace("<", "\\u003c"), fragment=_game_fragment(gdef),
         has_js=game_js.exists(), has_css=game_css.exists(), game=gdef.name,
+        framework_scripts=FRAMEWORK_SCRIPTS,
     )
 
 
