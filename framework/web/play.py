@@ -208,7 +208,7 @@ def action_arguments(body: bytes) -> dict[str, Any]:
     if not body:
         return {}
     try:
-        args = json.loads(body)
+        args = current_app.json.loads(body)
     except ValueError:
         raise UserError("The action's arguments must be a JSON object", "bad_request") from None
     if args is None:

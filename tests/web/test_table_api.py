@@ -14,7 +14,8 @@ def test_page_is_the_framework_client_with_the_config(browser: Browser, table_id
     page = browser.get(f"/table/{table_id}?as={players[1]}")
     assert page.status_code == 200
     html = page.data.decode()
-    assert "/static/arena/arena.js" in html and "Arena.start()" in html
+    # the client starts from a file (page.js): the Content-Security-Policy allows no inline script
+    assert "/static/arena/arena.js" in html and "/static/arena/page.js" in html and "Arena.start()" not in html
     config = json.loads(html.split('<script id="arena-config" type="application/json">')[1].split("</script>")[0])
     assert config["player_id"] == players[1] and config["mode"] == "studio" and config["csrf"]
     assert "studio-tools" in html
