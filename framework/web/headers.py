@@ -3,7 +3,7 @@ framing, no referrer to other sites, and no caching of what was not said to be c
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from flask import Flask, Response, request
 
 #: Only the site's own scripts, styles, images, fonts and connections; no inline script, no
 #: ``<style>`` element, no plugin, no framing, forms post to the site only. Inline *style
@@ -31,6 +31,10 @@ HEADERS = {
 }
 
 
+#: The routes of files that are the same for everyone (the framework's and the games' static files).
+STATIC_ENDPOINTS = frozenset({"static", "play.game_static"})
+
+
 def init_app(app: Flask) -> None:
     """Add the headers to every answer (``CONTENT_SECURITY_POLICY`` in the config replaces
     the policy; an empty one sends none)."""
@@ -45,7 +49,7 @@ def init_app(app: Flask) -> None:
         for name, value in HEADERS.items():
             headers.setdefault(name, value)
         # Pages, game data, move answers and event streams are one player's: never stored.
-        # Static files set their own (``no-cache`` with an ETag) and keep it.
-        if "Cache-Control" not in headers:
+        # Static files keep their own caching (``no-cache`` with an ETag).
+        if request.endpoint not in STATIC_ENDPOINTS:
             headers["Cache-Control"] = "no-store"
         return response

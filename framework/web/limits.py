@@ -15,8 +15,8 @@ from framework.core.errors import UserError
 #: Defaults of the settings (``app.config`` / ``instance/config.py``), see docs/security.md.
 DEFAULTS: dict[str, int] = {
     "MAX_CONTENT_LENGTH": 1024 * 1024,  # bytes of a request body, chunked bodies included
-    "MAX_FORM_MEMORY_SIZE": 64 * 1024,  # bytes of one non-file form field
-    "MAX_FORM_PARTS": 200,  # fields of one form
+    "MAX_FORM_MEMORY_SIZE": 64 * 1024,  # bytes of one field of a multipart form
+    "MAX_FORM_PARTS": 200,  # fields of a multipart form (an urlencoded one: MAX_CONTENT_LENGTH)
     "MAX_JSON_DEPTH": 32,  # nested arrays and objects in a JSON body
 }
 
