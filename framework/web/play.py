@@ -340,7 +340,7 @@ def events(table_id: int) -> Any:
                         float(cfg["SSE_KEEPALIVE"]),
                         float(cfg["SSE_POLL"]), float(cfg["SSE_MAX_SECONDS"]))
     return Response(body, mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
 @bp.get("/table/<int:table_id>/players")
