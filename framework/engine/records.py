@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, bindparam, insert, update
+from sqlalchemy import Engine, bindparam, delete, insert, update
 
 from framework.core.kinds import TablePhase
 from framework.engine.directory import TableDirectory
@@ -78,6 +78,9 @@ class GameRecords:
                     [{"b_player": r["player_id"], "b_rank": r["rank"], "b_score": r["score"],
                       "b_aux": r["score_aux"]} for r in ranking],
                 )
+            # A studio table finished again (a slot loaded, a state jumped to): this finish's
+            # statistics replace the last one's.
+            conn.execute(delete(StatRecord).where(StatRecord.table_id == table_id))
             if stats:
                 recorded = self.now()
                 conn.execute(insert(StatRecord), [{

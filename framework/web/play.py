@@ -214,7 +214,7 @@ def action_arguments(body: bytes) -> dict[str, Any]:
     if not body:
         return {}
     try:
-        args = json.loads(body)
+        args = current_app.json.loads(body)
     except ValueError:
         raise UserError("The action's arguments must be a JSON object", "bad_request") from None
     if args is None:
@@ -346,7 +346,7 @@ def events(table_id: int) -> Any:
                         float(cfg["SSE_KEEPALIVE"]),
                         float(cfg["SSE_POLL"]), float(cfg["SSE_MAX_SECONDS"]))
     return Response(body, mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
 @bp.get("/table/<int:table_id>/players")
