@@ -23,7 +23,19 @@ from werkzeug.routing import IntegerConverter
 
 from framework.core.errors import ArenaError, BlockedError, UserError
 from framework.site import Site, default_instance_path
-from framework.web import access, auth, control, gamehelp, headers, language, limits, lobby, play, players, studio
+from framework.web import (
+    access,
+    auth,
+    control,
+    gamehelp,
+    headers,
+    language,
+    limits,
+    lobby,
+    play,
+    players,
+    studio,
+)
 from framework.web.current import error_response
 from framework.web.database import platform_engine
 
