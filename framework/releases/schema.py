@@ -188,7 +188,7 @@ def _describe(col: tuple[Any, ...]) -> str:
     name, typ, notnull, default, pk = col
     text = str(typ) + (" NOT NULL" if notnull else " NULL")
     if default is not None:
-        text += f" DEFAULT {default}"
+        text += f" DEFAULT {default if default else repr('')}"
     if pk:
         text += " PRIMARY KEY"
     return text
