@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Hashable
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import sqlalchemy as sa
 from alembic.operations import Operations
@@ -16,7 +16,7 @@ from sqlglot import exp
 from framework.core.errors import GameSystemError
 from framework.releases.owned import OwnedTransaction, owned_engine_options
 from framework.releases.schema import catalog, copy_signature, definition, is_live, remember
-from framework.storage.base import COPY_PREFIXES, TableConnection
+from framework.storage.base import COPY_PREFIXES, DDLNeededError, TableConnection, TableStore
 from framework.storage.sql.declared import declared_column
 from framework.storage.sql.names import quote_identifier
 from framework.storage.sql.parse import parse_prepared, prepare
@@ -30,6 +30,21 @@ _IN_STEP_MAX = 32
 _REBUILDS: dict[Hashable, tuple[str, ...]] = {}
 _REBUILDS_MAX = 64
 _CHANGES = {"CREATE", "INSERT", "DROP", "ALTER", "UPDATE", "DELETE"}
+
+T = TypeVar("T")
+
+
+def in_upgrade(store: TableStore, table_id: int, body: Callable[[TableConnection], T]) -> T:
+    """``body`` run in one all-or-nothing upgrade transaction of the table: first without DDL
+    (MariaDB then upgrades in place, no copy of the database), and only if that attempt
+    wanted DDL, again from the start with it (MariaDB: on a copy swapped in at the end)."""
+    try:
+        with store.upgrading(table_id, ddl=False) as db:
+            return body(db)
+    except DDLNeededError:
+        pass
+    with store.upgrading(table_id) as db:
+        return body(db)
 
 
 def _first_word(sql: str) -> str:

@@ -19,7 +19,7 @@ from framework.platform.models import GameRecord, GameTableRecord
 from framework.releases import schema as schema_mod
 from framework.releases.builds import load_release, release_manifest, version_int
 from framework.releases.context import ReleaseContext
-from framework.releases.migrate import TableMigrator, sync_copies
+from framework.releases.migrate import TableMigrator, in_upgrade, sync_copies
 from framework.storage.base import TableConnection
 
 
@@ -162,18 +162,19 @@ def upgrade_table(site: ReleaseContext, table_id: int, dry_run: bool = False,
             if releases is not None:
                 releases[(game, target)] = release
         gdef, expected = release
-        # One transaction per table; on MariaDB, whose DDL commits at once, the store upgrades
-        # a copy of the table's database and swaps it in only when everything succeeded.
-        with site.store.upgrading(table_id) as db:
+        def body(db: TableConnection) -> list[str]:
             recorded = db.execute(
                 "SELECT meta_value FROM arena_meta WHERE meta_key = 'release'"
             ).rows
             # The table database is the truth: a crash after its commit and before the
             # platform's leaves it already upgraded.
             if recorded and recorded[0]["meta_value"] == target:
-                changes: list[str] = []
-            else:
-                changes = apply_upgrade(db, gdef, current, target, expected)
+                return []
+            return apply_upgrade(db, gdef, current, target, expected)
+
+        # One transaction per table; on MariaDB, whose DDL commits at once, a step with DDL
+        # runs on a copy of the table's database swapped in only when everything succeeded.
+        changes = in_upgrade(site.store, table_id, body)
     except Exception as exc:
         site.runtime.log_error(table_id, None, f"upgrade to {target}", exc)
         with Session(site.platform) as s, s.begin():
