@@ -350,10 +350,10 @@ def sync_copies(db: TableConnection, known_definition: Hashable | None = None) -
     both have; create copies of new tables; drop copies of dropped
     tables. Returns what it changed. ``known_definition``: as for ``schema.reflect``."""
     key = known_definition if known_definition is not None else definition(db)
-    if key is not None and key in _IN_STEP:
+    if db.dialect == "sqlite" and key is not None and key in _IN_STEP:
         return []
     changed = _sync_copies(db, key)
-    if key is not None and not changed:
+    if db.dialect == "sqlite" and key is not None and not changed:
         remember(_IN_STEP, key, None, _IN_STEP_MAX)
     return changed
 

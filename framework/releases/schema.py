@@ -3,6 +3,7 @@ share with them, and the diff of two schemas."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Hashable
 from typing import Any
 
@@ -91,11 +92,30 @@ def _schema_of(catalog: Catalog) -> Schema:
     return schema
 
 
+_SNAPSHOTS = itertools.count()
+
+
+def snapshot(db: TableConnection) -> Hashable:
+    """A key for what ``db``'s schema is now, to pass as ``known_definition`` while nothing
+    changes it: SQLite's ``definition``; elsewhere a fresh token, under which the first
+    catalog read is remembered (so a schema check right after ``sync_copies`` found nothing
+    to do reads the catalog once, not twice)."""
+    if db.dialect == "sqlite":
+        return definition(db)
+    return ("snapshot", db.dialect, next(_SNAPSHOTS))
+
+
 def catalog(db: TableConnection, known_definition: Hashable | None = None) -> Catalog:
-    """``db``'s catalog (storage.catalog); on SQLite remembered per definition. Callers must
-    not change it. ``known_definition``: as for ``reflect``."""
+    """``db``'s catalog (storage.catalog); on SQLite remembered per definition, elsewhere per
+    ``snapshot``. Callers must not change it. ``known_definition``: as for ``reflect``."""
     if db.dialect != "sqlite":
-        return read_catalog(db)
+        if known_definition is None:
+            return read_catalog(db)
+        found = _REFLECTED.get(known_definition)
+        if found is None:
+            found = read_catalog(db)
+            remember(_REFLECTED, known_definition, found, _REFLECTED_MAX)
+        return found
     key = known_definition if known_definition is not None else definition(db)
     cached = _REFLECTED.get(key)
     if cached is None:

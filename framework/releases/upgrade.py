@@ -64,7 +64,7 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
         raise UpgradeError(f"the table is in state {state_id}, which release {to_version} does not have")
     changes += _initialise_new_stats(table, gdef)
     changes += _initialise_new_globals(table, gdef)
-    before_sync = schema_mod.definition(db)  # one read of sqlite_master for both (None elsewhere)
+    before_sync = schema_mod.snapshot(db)  # one read of the schema for both
     synced = sync_copies(db, before_sync)
     changes += synced
     if expected is not None:
