@@ -34,15 +34,27 @@ _CHANGES = {"CREATE", "INSERT", "DROP", "ALTER", "UPDATE", "DELETE"}
 T = TypeVar("T")
 
 
-def in_upgrade(store: TableStore, table_id: int, body: Callable[[TableConnection], T]) -> T:
+class CopyNeededError(RuntimeError):
+    """The upgrade needs DDL, which this store makes all-or-nothing only on a copy of the
+    table's database, and the caller cannot wait for one (a player's move)."""
+
+
+def in_upgrade(store: TableStore, table_id: int, body: Callable[[TableConnection], T],
+               copy_allowed: bool = True) -> T:
     """``body`` run in one all-or-nothing upgrade transaction of the table: first without DDL
     (MariaDB then upgrades in place, no copy of the database), and only if that attempt
-    wanted DDL, again from the start with it (MariaDB: on a copy swapped in at the end)."""
+    wanted DDL, again from the start with it (MariaDB: on a copy swapped in at the end).
+
+    Raises:
+        CopyNeededError: the attempt without DDL wanted some, and ``copy_allowed`` is False
+            (nothing was kept).
+    """
     try:
         with store.upgrading(table_id, ddl=False) as db:
             return body(db)
-    except DDLNeededError:
-        pass
+    except DDLNeededError as exc:
+        if not copy_allowed:
+            raise CopyNeededError(f"table {table_id}: the upgrade runs DDL") from exc
     with store.upgrading(table_id) as db:
         return body(db)
 

@@ -8,16 +8,19 @@ import random
 from datetime import datetime
 
 import pytest
+from sqlalchemy.orm import Session
 
+from framework.core.errors import BlockedError
+from framework.platform.models import GameRecord
 from framework.releases.builds import build
 from framework.releases.deploy import deploy
 from framework.releases.migrate import in_upgrade
-from framework.releases.upgrade import upgrade_all
+from framework.releases.upgrade import background_upgrades, upgrade_all
 from framework.site import Site
 from framework.storage.base import DDLNeededError, TableConnection
 from framework.storage.sql.translate import translate_query
 from tests.releases.conftest import GAME, Workspace
-from tests.releases.test_releases import play_some
+from tests.releases.test_releases import play_some, snapshot
 
 pytestmark = pytest.mark.all_backends
 
@@ -102,3 +105,45 @@ def test_a_release_without_ddl_upgrades_in_place_and_one_with_ddl_on_a_copy(work
     if ids is not None:
         assert innodb_id(site, tid, "player") != ids  # DDL: a copy, swapped in
     assert site.store.table_ids() == [tid]  # type: ignore[attr-defined]  # no copy left behind
+
+
+def test_a_lazy_upgrade_with_ddl_never_copies_inside_a_move(workspace: Workspace) -> None:
+    """A table still behind when a player moves: on MariaDB, where DDL needs a copy of the
+    database, the move is refused at once (503, nothing applied) and the table upgrades in a
+    thread of its own; the next move runs on the new release. Elsewhere the DDL is part of
+    the move's own transaction."""
+    site = workspace.site
+    deploy(site, GAME, build(site, GAME, now=T0)["version"])
+    tid = site.runtime.create_table(GAME, 2, {"target": 2}, seed=3, mode="production")
+    play_some(site, tid, 2, random.Random(2))
+    workspace.append("dbmodel.sql", "\nALTER TABLE `player` ADD `player_luck` INT UNSIGNED NOT NULL DEFAULT '0';\n")
+    workspace.append("game.py", '''
+
+    def upgrade_table_db(self, from_version: int) -> None:
+        if from_version < 9999999999:
+            self.migrate.add_column("player", "player_luck", "INT UNSIGNED NOT NULL DEFAULT 0")
+''')
+    workspace.commit("B: a column")
+    b = build(site, GAME, now=T0.replace(hour=15))["version"]
+    # B is production and the table was not upgraded yet (a deploy --block cut short).
+    with Session(site.platform) as s, s.begin():
+        record = s.get(GameRecord, GAME)
+        assert record is not None
+        record.production_version = b
+    before = snapshot(site, tid)
+    player = site.runtime.get_data(tid, None)["gamestate"]["active_player"]
+    if site.store.dialect == "mysql":
+        with pytest.raises(BlockedError) as refused:
+            site.runtime.act(tid, player, "draw", {})
+        assert refused.value.code == "table_upgrading"
+        for thread in background_upgrades():
+            thread.join(60)
+        assert not background_upgrades()
+        after = snapshot(site, tid)
+        assert all("player_luck" in row for row in after["player"])
+        assert [len(after[t]) for t in sorted(before)] == [len(before[t]) for t in sorted(before)]
+    site.runtime.act(tid, player, "draw", {})
+    with site.runtime.read(tid) as t:
+        assert t.meta("release") == b
+    with site.store.connect(tid, write=False) as db:
+        assert "player_luck" in db.column_names("player")
