@@ -21,10 +21,11 @@ from framework.core.errors import ArenaError, UserError
 from framework.core.kinds import TableMode, TablePhase
 from framework.engine.runtime import Runtime
 from framework.game.registry import GameRegistry
+from framework.i18n import SOURCE_LANGUAGE, SUPPORTED_LANGUAGES, translator
 from framework.platform.db import create_platform_engine, upgrade_platform
 from framework.platform.models import GameTableRecord, ReleaseRecord
 from framework.releases import schema as schema_mod
-from framework.releases.builds import fresh_schema, load_release, release_manifest, self_imports
+from framework.releases.builds import fresh_schema, load_release, release_dir, release_manifest, self_imports
 from framework.releases.context import ReleaseContext, ScratchContext
 from framework.releases.migrate import sync_copies
 from framework.releases.upgrade import apply_upgrade, production_version
@@ -118,7 +119,7 @@ def _check(site: ReleaseContext, game: str, version: str | None) -> CheckReport:
     findings += _states(site, game, prod, cand)
     findings += _stats(prod, cand)
     findings += _options_and_globals(prod, cand)
-    findings += _msgids(prod, cand)
+    findings += _msgids(site, game, production, candidate, prod, cand)
     findings += _rehearse(site, game, production, candidate)
     return CheckReport(game, candidate, production, findings)
 
@@ -207,18 +208,59 @@ def _options_and_globals(prod: dict[str, Any], cand: dict[str, Any]) -> list[Fin
     return out
 
 
-def _msgids(prod: dict[str, Any], cand: dict[str, Any]) -> list[Finding]:
+def _translated_in(package: Path, msgid: str, framework_only: bool = False) -> list[str]:
+    """The languages in which the catalogs of a release (the game's, then the framework's)
+    translate ``msgid``."""
+    return [lang for lang in SUPPORTED_LANGUAGES if lang != SOURCE_LANGUAGE
+            and translator(lang, None if framework_only else package).is_translated(msgid)]
+
+
+def _msgids(site: ReleaseContext, game: str, production: str, candidate: str,
+            prod: dict[str, Any], cand: dict[str, Any]) -> list[Finding]:
+    """Strings of the production release gone from the candidate: what their translations
+    become (games in progress show the old ones in their logs), and what they were changed
+    into, when the candidate has a string like it, already translated or not."""
     out = []
     kept = set(cand["msgids"])
+    prod_package = release_dir(site, game, production)
+    cand_package = release_dir(site, game, candidate)
     added = [m for m in cand["msgids"] if m not in set(prod["msgids"])]
+    existing = [m for m in cand["msgids"] if m not in added]
     for old in prod["msgids"]:
         if old in kept:
             continue
-        near = difflib.get_close_matches(old, added, n=1, cutoff=0.75)
-        advice = (f"it looks changed into {near[0]!r}: fix the English in the translations' "
-                  "msgid too, or keep the old string" if near else "its translations are lost")
-        out.append(Finding(WARNING, "msgid", f"the string {old!r} is gone: its translations are lost",
-                           advice))
+        had = _translated_in(prod_package, old)
+        still = [lang for lang in had if lang in _translated_in(cand_package, old)]
+        lost = [lang for lang in had if lang not in still]
+        if lost:
+            severity, what = WARNING, (f"its {', '.join(lost)} translations are lost: the log lines games in "
+                                       "progress wrote with it turn English")
+        elif had:
+            severity, what = INFO, (f"its {', '.join(still)} translations stay in the catalogs for the "
+                                    "log lines of games in progress")
+        else:
+            severity, what = INFO, "it had no translations"
+        near = (difflib.get_close_matches(old, added, n=1, cutoff=0.75)
+                or difflib.get_close_matches(old, existing, n=1, cutoff=0.6))
+        if near:
+            new = near[0]
+            ready = _translated_in(cand_package, new)
+            framework = _translated_in(cand_package, new, framework_only=True)
+            in_framework = bool(framework) and set(framework) >= set(ready)
+            where = "the framework's catalog" if in_framework else "the game's catalog"
+            if ready:
+                advice = (f"it looks changed into {new!r}, an existing string already translated in {where} "
+                          f"({', '.join(ready)}): nothing to translate again")
+            else:
+                advice = (f"it looks changed into {new!r}, which has no translation yet: translate it, "
+                          "or keep the old string")
+        else:
+            advice = ""
+        if lost:
+            advice = (advice + "; " if advice else "") + (
+                "run arena i18n extract and arena i18n update before building (they keep the old string's "
+                "translations), or keep the old string")
+        out.append(Finding(severity, "msgid", f"the string {old!r} is gone: {what}", advice))
     return out
 
 

@@ -277,7 +277,7 @@ class SQLiteStore:
             raise
 
     @contextmanager
-    def upgrading(self, table_id: int) -> Iterator[SQLiteTableConnection]:
+    def upgrading(self, table_id: int, ddl: bool = True) -> Iterator[SQLiteTableConnection]:
         """SQLite DDL is transactional here: an upgrade is one ordinary write transaction."""
         with self.connect(table_id) as conn:
             yield conn
