@@ -20,6 +20,7 @@ from framework.releases import schema as schema_mod
 from framework.releases.builds import load_release, release_manifest, version_int
 from framework.releases.context import ReleaseContext
 from framework.releases.migrate import TableMigrator, sync_copies
+from framework.releases.notice import mark_passed, passed_version, table_of, tell_players
 from framework.storage.base import TableConnection
 
 
@@ -47,14 +48,17 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
         UpgradeError: anything failed (the caller rolls the transaction back).
     """
     table: Table = gdef.table_class(ActionContext(db=db, now=utcnow))
+    # A table rolled back after an upgrade has been through that upgrade's steps already:
+    # they get the highest release its data has passed, so none runs twice.
+    from_int = version_int(passed_version(table, from_version))
     migrator = TableMigrator(db)
     table.migrate = migrator
     changes: list[str] = []
     try:
-        table.upgrade_table_db(version_int(from_version))
+        table.upgrade_table_db(from_int)
         changes += migrator.changed
     except Exception as exc:
-        raise UpgradeError(f"upgrade_table_db({version_int(from_version)}) failed: {exc!r}") from exc
+        raise UpgradeError(f"upgrade_table_db({from_int}) failed: {exc!r}") from exc
     finally:
         migrator.close()
         table.migrate = None
@@ -75,6 +79,7 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
                 + "; ".join(problems[:8])
             )
     table.set_meta("release", to_version)
+    mark_passed(table, to_version)
     return changes
 
 
@@ -121,6 +126,17 @@ def _expected_schema(site: ReleaseContext, game: str, version: str) -> schema_mo
     return _SCHEMAS[key]
 
 
+_NOTES: dict[tuple[str, str, str], str] = {}
+
+
+def release_notes(site: ReleaseContext, game: str, version: str) -> str:
+    """A release's notes (kept once read: releases never change)."""
+    key = (str(site.instance_path), game, version)
+    if key not in _NOTES:
+        _NOTES[key] = str(release_manifest(site, game, version).get("notes") or "")
+    return _NOTES[key]
+
+
 def production_version(site: ReleaseContext, game: str) -> str | None:
     with Session(site.platform) as s:
         rec = s.get(GameRecord, game)
@@ -152,6 +168,7 @@ def upgrade_table(site: ReleaseContext, table_id: int, dry_run: bool = False,
     else:
         game, current, mode, target = known
     if mode != TableMode.PRODUCTION or target is None or current == target:
+        site.runtime.forget_table(table_id)  # another process may have moved it meanwhile
         return UpgradeOutcome(table_id, current, target, "current")
     if dry_run:
         return UpgradeOutcome(table_id, current, target, "would_upgrade")
@@ -174,6 +191,8 @@ def upgrade_table(site: ReleaseContext, table_id: int, dry_run: bool = False,
                 changes: list[str] = []
             else:
                 changes = apply_upgrade(db, gdef, current, target, expected)
+                tell_players(table_of(gdef, db), "upgrade", current, target,
+                             release_notes(site, game, target))
     except Exception as exc:
         site.runtime.log_error(table_id, None, f"upgrade to {target}", exc)
         with Session(site.platform) as s, s.begin():
@@ -184,6 +203,7 @@ def upgrade_table(site: ReleaseContext, table_id: int, dry_run: bool = False,
     if record:
         _record_upgraded(site, [table_id], target)
     site.runtime.forget_table(table_id)
+    site.runtime.changed(table_id)  # open pages here and in the other processes reload
     return UpgradeOutcome(table_id, current, target, "upgraded", changes=changes)
 
 
@@ -252,7 +272,10 @@ def before_action(site: ReleaseContext) -> Callable[[TableInfo], TableInfo]:
             game = s.get(GameRecord, info.game)
             blocked = bool(rec and rec.blocked)
             target = game.production_version if game else None
-        if not blocked and target is not None and target != info.release_version:
+            recorded = rec.release_version if rec else info.release_version
+        if recorded != info.release_version:
+            site.runtime.forget_table(info.id)  # another process upgraded or rolled it back
+        if not blocked and target is not None and target != recorded:
             outcome = upgrade_table(site, info.id)
             blocked = outcome.status == "failed"
         if blocked:
