@@ -124,10 +124,12 @@ def _print_blocked(result: dict[str, Any]) -> None:
     """What ``deploy`` did for blocked tables and the game's block and status."""
     tables = result["blocked_tables"]
     if tables["repaired"]:
-        click.echo(f"unblocked {len(tables['repaired'])} tables: "
+        count = len(tables["repaired"])
+        click.echo(f"unblocked {count} table{'s' if count != 1 else ''}: "
                    + ", ".join(map(str, tables["repaired"])))
     if tables["remaining"]:
-        click.echo(f"{len(tables['remaining'])} tables remain blocked:")
+        count = len(tables["remaining"])
+        click.echo(f"{count} table remains blocked:" if count == 1 else f"{count} tables remain blocked:")
         for t in tables["remaining"]:
             click.echo(f"  table {t['table']}: {t['reason']}")
     if result["game_blocked"]:

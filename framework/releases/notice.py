@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from framework.core.clock import utcnow
+from framework.engine.notices import NOTICE_KEY
 from framework.game.globals import GLOBAL_MOVE
 from framework.game.registry import GameDefinition
 from framework.game.table import ActionContext, Table
@@ -18,8 +19,6 @@ from framework.releases.builds import version_int
 #: The notification type an open page answers by reloading (the game's code, page and
 #: texts may all have changed).
 RELEASE_CHANGED = "releaseChanged"
-#: ``arena_meta``: the last move to another release (JSON: from, to, notes, move, kind).
-NOTICE_KEY = "release_notice"
 #: ``arena_meta``: the highest release whose upgrade the table's data has been through.
 PASSED_KEY = "release_passed"
 
@@ -37,14 +36,6 @@ class ReleaseNotice:
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "from": self.from_version, "to": self.to_version,
                 "notes": self.notes, "move": self.move}
-
-    @classmethod
-    def from_meta(cls, text: str | None) -> ReleaseNotice | None:
-        if not text:
-            return None
-        raw = json.loads(text)
-        return cls(str(raw["kind"]), raw.get("from"), str(raw["to"]), str(raw.get("notes") or ""),
-                   int(raw.get("move") or 0))
 
 
 def passed_version(table: Table, current: str | None) -> str | None:
