@@ -85,12 +85,3 @@ def test_the_table_page_tells_players_of_blocks_and_new_releases(workspace: Work
     finally:
         web.close()
 
-
-def test_the_page_script_reloads_on_a_release_change() -> None:
-    """The client's answer to the notification (the smallest change: a full reload, for the
-    game's script, page and texts may all be new)."""
-    from framework.web.play import FRAMEWORK_JS
-
-    script = FRAMEWORK_JS.read_text()
-    case = script[script.index('case "releaseChanged"'):]
-    assert case.index("location.reload()") < case.index("return;")
