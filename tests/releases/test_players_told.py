@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime
+from typing import Any
 
 import pytest
 from sqlalchemy.orm import Session
@@ -23,6 +24,12 @@ T0 = datetime(2026, 11, 29, 10, 0)
 NOTES = "Second chances <b>after</b> a bust"
 
 
+def json_of(answer: Any) -> dict[str, Any]:
+    data = answer.json
+    assert isinstance(data, dict), answer.text
+    return data
+
+
 def test_the_table_page_tells_players_of_blocks_and_new_releases(workspace: Workspace) -> None:
     site = workspace.site
     deploy(site, GAME, build(site, GAME, now=T0)["version"])
@@ -35,13 +42,13 @@ def test_the_table_page_tells_players_of_blocks_and_new_releases(workspace: Work
     try:
         page = client.get(f"/table/{tid}").text
         assert 'id="blocked-banner"' not in page and 'id="release-notice"' not in page
-        assert client.get(f"/table/{tid}/data").json["notices"] == {"blocked": None, "release": None}
+        assert json_of(client.get(f"/table/{tid}/data"))["notices"] == {"blocked": None, "release": None}
 
         set_blocked(site, GAME, True)
         web.runtime.forget_blocked()
         page = client.get(f"/table/{tid}").text
         assert re.search(r'id="blocked-banner"[^>]*>This game is being updated: moves wait', page)
-        assert client.get(f"/table/{tid}/data").json["notices"]["blocked"] == "game"
+        assert json_of(client.get(f"/table/{tid}/data"))["notices"]["blocked"] == "game"
         set_blocked(site, GAME, False)
         web.runtime.forget_blocked()
         with Session(site.platform) as s, s.begin():  # as a failed upgrade leaves it
@@ -68,7 +75,7 @@ def test_the_table_page_tells_players_of_blocks_and_new_releases(workspace: Work
                                       page).group(1))  # type: ignore[union-attr]
         assert config["notices"]["release"]["to"] == v2 and config["notices"]["release"]["notes"] == NOTES
         # the open pages' stream carries the notification their script reloads on
-        events = client.get(f"/table/{tid}/log").json["events"]
+        events = json_of(client.get(f"/table/{tid}/log"))["events"]
         changed = [e for e in events if e["type"] == "releaseChanged"]
         assert len(changed) == 1 and changed[0]["args"]["to"] == v2
         assert changed[0]["log"] == f"This game was updated to a new version during your game: {NOTES}"
