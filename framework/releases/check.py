@@ -120,9 +120,9 @@ def _check(site: ReleaseContext, game: str, version: str | None) -> CheckReport:
     findings += _states(site, game, prod, cand)
     findings += _stats(prod, cand)
     findings += _options_and_globals(prod, cand)
-    findings += _new_globals(site, game, candidate, prod, cand)
     findings += _msgids(prod, cand)
     findings += _rehearse(site, game, production, candidate)
+    findings += _new_globals(site, game, candidate, prod, cand)
     return CheckReport(game, candidate, production, findings)
 
 
@@ -204,30 +204,6 @@ def _options_and_globals(prod: dict[str, Any], cand: dict[str, Any]) -> list[Fin
             out.append(Finding(ERROR, "global", f"global {label} moved from id {old_g[label]} to "
                                f"{new_g[label]}: tables in progress would read the wrong value",
                                "keep its id"))
-    return out
-
-
-def _new_globals(site: ReleaseContext, game: str, candidate: str, prod: dict[str, Any],
-                 cand: dict[str, Any]) -> list[Finding]:
-    """A new global that ``upgrade_table_db`` does not set holds its default in tables in
-    progress, whatever the part already played should have made it: a warning naming the
-    code that reads it."""
-    out = []
-    new = sorted(set(cand["globals"]) - set(prod["globals"]))
-    table_class = load_release(site, game, candidate).table_class if new else None
-    defaults = dict(getattr(table_class, "GLOBAL_DEFAULTS", {}))
-    for label in new:
-        what = f"new global {label} ({cand['globals'][label]})"
-        use = global_use(release_dir(site, game, candidate), label)
-        if use.set_by_upgrade:
-            out.append(Finding(INFO, "global", f"{what}: set by upgrade_table_db in tables in progress"))
-            continue
-        read = ("read by " + ", ".join(use.readers[:6])) if use.readers else "no code reads it by name"
-        out.append(Finding(WARNING, "global", f"{what}: tables in progress get {defaults.get(label, 0)} "
-                           f"(GLOBAL_DEFAULTS) for the part already played; {read}",
-                           f"set it in upgrade_table_db from what the table holds "
-                           f"(self.set_game_state_value({label!r}, ...)), or check that the default "
-                           "is right for games in progress"))
     return out
 
 
@@ -317,4 +293,28 @@ def _rehearse(site: ReleaseContext, game: str, production: str, candidate: str) 
             scratch.close()
     if not any(f.kind == "rehearsal" for f in out) and changes:
         out.append(Finding(INFO, "rehearsal", "upgrade rehearsal passed: upgraded tables match new ones"))
+    return out
+
+
+def _new_globals(site: ReleaseContext, game: str, candidate: str, prod: dict[str, Any],
+                 cand: dict[str, Any]) -> list[Finding]:
+    """A new global that ``upgrade_table_db`` does not set holds its default in tables in
+    progress, whatever the part already played should have made it: a warning naming the
+    code that reads it."""
+    out = []
+    new = sorted(set(cand["globals"]) - set(prod["globals"]))
+    table_class = load_release(site, game, candidate).table_class if new else None
+    defaults = dict(getattr(table_class, "GLOBAL_DEFAULTS", {}))
+    for label in new:
+        what = f"new global {label} ({cand['globals'][label]})"
+        use = global_use(release_dir(site, game, candidate), label)
+        if use.set_by_upgrade:
+            out.append(Finding(INFO, "global", f"{what}: set by upgrade_table_db in tables in progress"))
+            continue
+        read = ("read by " + ", ".join(use.readers[:6])) if use.readers else "no code reads it by name"
+        out.append(Finding(WARNING, "global", f"{what}: tables in progress get {defaults.get(label, 0)} "
+                           f"(GLOBAL_DEFAULTS) for the part already played; {read}",
+                           f"set it in upgrade_table_db from what the table holds "
+                           f"(self.set_game_state_value({label!r}, ...)), or check that the default "
+                           "is right for games in progress"))
     return out
