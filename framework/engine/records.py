@@ -55,9 +55,7 @@ class GameRecords:
     def record_finish(self, table_id: int) -> None:
         """The registry row, the seats' ranks and every statistic of a finished table, in one
         platform transaction of three statements (once only: a second call changes nothing)."""
-        info = self.directory.table_info(table_id)
-        gdef = self.directory.game_for(info)
-        with self.directory.store.connect(table_id, write=False) as db:
+        with self.directory.open(table_id, write=False) as (info, gdef, db):
             ranking = ranking_of(db)
             stats = db.execute("SELECT stats_type, stats_player_id, stats_value FROM stats").rows
         with self.platform.begin() as conn:

@@ -10,7 +10,7 @@ import tempfile
 import uuid
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +27,14 @@ from framework.platform.models import GameTableRecord, ReleaseRecord
 from framework.releases import schema as schema_mod
 from framework.releases.builds import fresh_schema, load_release, release_dir, release_manifest, self_imports
 from framework.releases.context import ReleaseContext, ScratchContext
+from framework.releases.globals_use import global_use
+from framework.releases.inuse import distinct_uses, tables_in_use
 from framework.releases.migrate import sync_copies
 from framework.releases.upgrade import apply_upgrade, production_version
 from framework.storage.base import TableConnection
 from framework.storage.sql.names import quote_identifier
 
 ERROR, BREAKING, WARNING, INFO = "error", "breaking", "warning", "info"
-REAL_TABLES_REHEARSED = 5
 
 
 @dataclass
@@ -42,6 +43,7 @@ class Finding:
     kind: str
     message: str
     advice: str = ""
+    tables: list[int] = field(default_factory=list)  # the tables in play it concerns
 
 
 @dataclass
@@ -121,6 +123,7 @@ def _check(site: ReleaseContext, game: str, version: str | None) -> CheckReport:
     findings += _options_and_globals(prod, cand)
     findings += _msgids(site, game, production, candidate, prod, cand)
     findings += _rehearse(site, game, production, candidate)
+    findings += _new_globals(site, game, candidate, prod, cand)
     return CheckReport(game, candidate, production, findings)
 
 
@@ -195,9 +198,6 @@ def _options_and_globals(prod: dict[str, Any], cand: dict[str, Any]) -> list[Fin
             out.append(Finding(ERROR, "option", f"option {oid} lost values {gone}: tables created "
                                "with them could not go on", "keep the values"))
     old_g, new_g = prod["globals"], cand["globals"]
-    for label in sorted(set(new_g) - set(old_g)):
-        out.append(Finding(INFO, "global", f"new global {label} ({new_g[label]}): tables in progress "
-                           "get its declared default"))
     for label in sorted(set(old_g) - set(new_g)):
         out.append(Finding(INFO, "global", f"global {label} is no longer declared"))
     for label in sorted(set(old_g) & set(new_g)):
@@ -294,40 +294,69 @@ def _rehearse(site: ReleaseContext, game: str, production: str, candidate: str) 
         registry.add_definition(prod_def)
         scratch = scratch_site(site, Path(tmp) / "rehearsal", registry)
         try:
-            subjects: list[tuple[str, Callable[[], AbstractContextManager[TableConnection]]]] = []
+            Opener = Callable[[], AbstractContextManager[TableConnection]]
+            subjects: list[tuple[str, str, Opener, list[int]]] = []
             try:
                 fresh = scratch.runtime.create_table(game, prod_def.info.min_players, {},
                                                      seed="rehearsal", definition=prod_def)
-                subjects.append(("a new table at " + production,
-                                 functools.partial(scratch.store.connect, fresh)))
+                subjects.append(("a new table at " + production, production,
+                                 functools.partial(scratch.store.connect, fresh), []))
             except ArenaError as exc:
                 out.append(Finding(ERROR, "rehearsal", f"cannot create a table at {production}: {exc}"))
-            for table_id, version in live_tables(site, game)[:REAL_TABLES_REHEARSED]:
-                if version != production:
+            # One table for each (release, state) in play, blocked ones and ones not yet
+            # upgraded lazily included: they take the older branches of upgrade_table_db.
+            for (version, state), ids in distinct_uses(tables_in_use(site, game)).items():
+                if version is None or version == candidate:
                     continue
+                others = f", for {len(ids)} tables" if len(ids) > 1 else ""
                 # A copy of the table (or, on PostgreSQL, the table in a rolled-back transaction).
-                subjects.append((f"a copy of table {table_id}",
-                                 functools.partial(site.store.rehearsal, table_id)))
-            for label, open_subject in subjects:
+                subjects.append((f"a copy of table {ids[0]} (release {version}, state {state}{others})",
+                                 version, functools.partial(site.store.rehearsal, ids[0]), ids))
+            for label, version, open_subject, ids in subjects:
                 try:
                     with open_subject() as db:
-                        apply_upgrade(db, cand_def, production, candidate)
+                        apply_upgrade(db, cand_def, version, candidate)
                         actual = schema_mod.reflect(db)
                         leftover = sync_copies(db)
                 except Exception as exc:  # the rehearsal reports any failure of game code
                     out.append(Finding(ERROR, "rehearsal", f"upgrading {label} failed: {exc}",
-                                       "fix upgrade_table_db and build again"))
+                                       "fix upgrade_table_db and build again", ids))
                     continue
                 problems = schema_mod.diff(backend_expected, actual)
                 if problems:
                     out.append(Finding(ERROR, "rehearsal", f"after upgrade_table_db, {label} differs from "
                                        "a new table: " + "; ".join(problems[:10]),
-                                       "add the missing steps to upgrade_table_db (self.migrate...)"))
+                                       "add the missing steps to upgrade_table_db (self.migrate...)", ids))
                 if leftover:
-                    out.append(Finding(ERROR, "rehearsal", f"copies of {label} were out of step: {leftover}"))
+                    out.append(Finding(ERROR, "rehearsal", f"copies of {label} were out of step: {leftover}",
+                                       tables=ids))
         finally:
             scratch.store.drop_all()
             scratch.close()
     if not any(f.kind == "rehearsal" for f in out) and changes:
         out.append(Finding(INFO, "rehearsal", "upgrade rehearsal passed: upgraded tables match new ones"))
+    return out
+
+
+def _new_globals(site: ReleaseContext, game: str, candidate: str, prod: dict[str, Any],
+                 cand: dict[str, Any]) -> list[Finding]:
+    """A new global that ``upgrade_table_db`` does not set holds its default in tables in
+    progress, whatever the part already played should have made it: a warning naming the
+    code that reads it."""
+    out = []
+    new = sorted(set(cand["globals"]) - set(prod["globals"]))
+    table_class = load_release(site, game, candidate).table_class if new else None
+    defaults = dict(getattr(table_class, "GLOBAL_DEFAULTS", {}))
+    for label in new:
+        what = f"new global {label} ({cand['globals'][label]})"
+        use = global_use(release_dir(site, game, candidate), label)
+        if use.set_by_upgrade:
+            out.append(Finding(INFO, "global", f"{what}: set by upgrade_table_db in tables in progress"))
+            continue
+        read = ("read by " + ", ".join(use.readers[:6])) if use.readers else "no code reads it by name"
+        out.append(Finding(WARNING, "global", f"{what}: tables in progress get {defaults.get(label, 0)} "
+                           f"(GLOBAL_DEFAULTS) for the part already played; {read}",
+                           f"set it in upgrade_table_db from what the table holds "
+                           f"(self.set_game_state_value({label!r}, ...)), or check that the default "
+                           "is right for games in progress"))
     return out

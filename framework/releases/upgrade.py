@@ -22,6 +22,7 @@ from framework.releases import schema as schema_mod
 from framework.releases.builds import load_release, release_manifest, version_int
 from framework.releases.context import ReleaseContext
 from framework.releases.migrate import CopyNeededError, TableMigrator, in_upgrade, sync_copies
+from framework.releases.notice import mark_passed, passed_version, table_of, tell_players
 from framework.storage.base import TableConnection
 
 log = logging.getLogger(__name__)
@@ -51,14 +52,17 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
         UpgradeError: anything failed (the caller rolls the transaction back).
     """
     table: Table = gdef.table_class(ActionContext(db=db, now=utcnow))
+    # A table rolled back after an upgrade has been through that upgrade's steps already:
+    # they get the highest release its data has passed, so none runs twice.
+    from_int = version_int(passed_version(table, from_version))
     migrator = TableMigrator(db)
     table.migrate = migrator
     changes: list[str] = []
     try:
-        table.upgrade_table_db(version_int(from_version))
+        table.upgrade_table_db(from_int)
         changes += migrator.changed
     except Exception as exc:
-        raise UpgradeError(f"upgrade_table_db({version_int(from_version)}) failed: {exc!r}") from exc
+        raise UpgradeError(f"upgrade_table_db({from_int}) failed: {exc!r}") from exc
     finally:
         migrator.close()
         table.migrate = None
@@ -79,6 +83,7 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
                 + "; ".join(problems[:8])
             )
     table.set_meta("release", to_version)
+    mark_passed(table, to_version)
     return changes
 
 
@@ -123,6 +128,17 @@ def _expected_schema(site: ReleaseContext, game: str, version: str) -> schema_mo
 
             _SCHEMAS[key] = fresh_schema(load_release(site, game, version), site.store)
     return _SCHEMAS[key]
+
+
+_NOTES: dict[tuple[str, str, str], str] = {}
+
+
+def release_notes(site: ReleaseContext, game: str, version: str) -> str:
+    """A release's notes (kept once read: releases never change)."""
+    key = (str(site.instance_path), game, version)
+    if key not in _NOTES:
+        _NOTES[key] = str(release_manifest(site, game, version).get("notes") or "")
+    return _NOTES[key]
 
 
 def production_version(site: ReleaseContext, game: str) -> str | None:
@@ -187,6 +203,7 @@ def upgrade_table(site: ReleaseContext, table_id: int, dry_run: bool = False,
     else:
         game, current, mode, target = known
     if mode != TableMode.PRODUCTION or target is None or current == target:
+        site.runtime.forget_table(table_id)  # another process may have moved it meanwhile
         return UpgradeOutcome(table_id, current, target, "current")
     if dry_run:
         return UpgradeOutcome(table_id, current, target, "would_upgrade")
@@ -209,7 +226,10 @@ def upgrade_table(site: ReleaseContext, table_id: int, dry_run: bool = False,
             # platform's leaves it already upgraded.
             if recorded and recorded[0]["meta_value"] == target:
                 return []
-            return apply_upgrade(db, gdef, current, target, expected)
+            changes = apply_upgrade(db, gdef, current, target, expected)
+            tell_players(table_of(gdef, db), "upgrade", current, target,
+                         release_notes(site, game, target))
+            return changes
 
         # One transaction per table; on MariaDB, whose DDL commits at once, a step with DDL
         # runs on a copy of the table's database swapped in only when everything succeeded.
@@ -227,6 +247,7 @@ def upgrade_table(site: ReleaseContext, table_id: int, dry_run: bool = False,
     if record:
         _record_upgraded(site, [table_id], target)
     site.runtime.forget_table(table_id)
+    site.runtime.changed(table_id)  # open pages here and in the other processes reload
     return UpgradeOutcome(table_id, current, target, "upgraded", changes=changes)
 
 
@@ -295,7 +316,10 @@ def before_action(site: ReleaseContext) -> Callable[[TableInfo], TableInfo]:
             game = s.get(GameRecord, info.game)
             blocked = bool(rec and rec.blocked)
             target = game.production_version if game else None
-        if not blocked and target is not None and target != info.release_version:
+            recorded = rec.release_version if rec else info.release_version
+        if recorded != info.release_version:
+            site.runtime.forget_table(info.id)  # another process upgraded or rolled it back
+        if not blocked and target is not None and target != recorded:
             outcome = upgrade_table(site, info.id, in_move=True)
             if outcome.status == "deferred":
                 raise BlockedError(

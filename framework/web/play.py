@@ -124,6 +124,7 @@ def _game_fragment(gdef: GameDefinition) -> Markup:
 
 @bp.get("/table/<int:table_id>")
 def table_page(table_id: int) -> Any:
+    notices = site().runtime.notices(table_id)  # read first: it refreshes a stale release
     info = table_info(table_id)
     gdef = game_of(info)
     g.game = gdef.name
@@ -147,9 +148,11 @@ def table_page(table_id: int) -> Any:
         "urls": {"base": f"/table/{table_id}", "static": f"/table/{table_id}/static/"},
         "as": pid if info.mode == "studio" else None,
         "states": [{"id": st.id, "name": st.name} for st in gdef.states],
+        "notices": notices.to_json(),
     }
     return render_template(
         "play/table.html", info=info, title=trg(gdef.info.display_name), seats=seats, me=pid,
+        notices=notices,
         config=json.dumps(config).replace("<", "\\u003c"), fragment=_game_fragment(gdef),
         has_js=game_js.exists(), has_css=game_css.exists(), game=gdef.name,
         framework_scripts=FRAMEWORK_SCRIPTS,
@@ -169,6 +172,7 @@ def data(table_id: int) -> Any:
     pid = viewer(info)
     translate = translator_for(current_language(), catalog_of(gdef))
     out = site().runtime.get_data(table_id, pid, translate)
+    out["notices"] = site().runtime.notices(table_id).to_json()
     out["mode"] = info.mode
     out["lang"] = current_language()
     return jsonify(out)

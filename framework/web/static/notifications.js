@@ -124,6 +124,9 @@
         case "studioReload":
           if (!gui.replaying) await this.load();
           return;
+        case "releaseChanged":  // another release of the game: its code, page and texts
+          if (!gui.replaying) location.reload();
+          return;
         case "botSeat":
         case "playerLeft":
         case "playerEliminated": {
