@@ -141,7 +141,12 @@ def test_a_lazy_upgrade_with_ddl_never_copies_inside_a_move(workspace: Workspace
         assert not background_upgrades()
         after = snapshot(site, tid)
         assert all("player_luck" in row for row in after["player"])
-        assert [len(after[t]) for t in sorted(before)] == [len(before[t]) for t in sorted(before)]
+        # The refused move applied nothing: only the upgrade's own rows are new (the release
+        # it passed in arena_meta, the players' notice of the new release in gamelog).
+        grown = {t for t in before if len(after[t]) != len(before[t])}
+        assert grown <= {"arena_meta", "gamelog"}
+        new_log = [r for r in after["gamelog"] if r not in before["gamelog"]]
+        assert len(new_log) == 1 and "releaseChanged" in repr(new_log[0])
     site.runtime.act(tid, player, "draw", {})
     with site.runtime.read(tid) as t:
         assert t.meta("release") == b
