@@ -23,7 +23,7 @@ from werkzeug.routing import IntegerConverter
 
 from framework.core.errors import ArenaError, BlockedError, UserError
 from framework.site import Site, default_instance_path
-from framework.web import auth, control, gamehelp, language, lobby, play, players, studio
+from framework.web import auth, control, gamehelp, language, live_reload, lobby, play, players, studio
 from framework.web.current import error_response
 from framework.web.database import platform_engine
 
@@ -78,7 +78,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     language.init_app(app)
     auth.init_app(app)
-    for module in (language, auth, lobby, play, studio, gamehelp, players, control):
+    for module in (language, auth, lobby, play, studio, gamehelp, players, control, live_reload):
         app.register_blueprint(module.bp)
     _register_error_handlers(app)
     return app

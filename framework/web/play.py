@@ -34,6 +34,7 @@ from framework.platform.models import Player, TableSeat, db
 from framework.web.auth import csrf_token, current_account
 from framework.web.current import site
 from framework.web.language import current_language, js_catalog, js_msgids, translator_for
+from framework.web.live_reload import live_config
 from framework.web.lobby import bot_kinds
 
 log = logging.getLogger(__name__)
@@ -142,6 +143,7 @@ def table_page(table_id: int) -> Any:
         "urls": {"base": f"/table/{table_id}", "static": f"/table/{table_id}/static/"},
         "as": pid if info.mode == "studio" else None,
         "states": [{"id": st.id, "name": st.name} for st in gdef.states],
+        "live": live_config(info),  # live reload in the local studio (static/live_reload.js)
     }
     return render_template(
         "play/table.html", info=info, title=trg(gdef.info.display_name), seats=seats, me=pid,
