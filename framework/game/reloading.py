@@ -96,18 +96,27 @@ class ReloadingRegistry(GameRegistry):
         self._versions: dict[str, int] = {}
         self._errors: dict[str, ConfigError] = {}
         self._scanned = time.monotonic()
+        self._started = False  # the games found at start are not news
         super().__init__(packages, extra_folders)
+        self._started = True
 
     def names(self) -> list[str]:
         with self._lock:
             if time.monotonic() - self._scanned >= self.recheck_s:
-                self._scanned = time.monotonic()
                 try:
-                    for name in self.rescan():
-                        self._report(f"new game found: {name}")
+                    self.rescan()
                 except ConfigError as exc:
                     self._report(f"cannot list the games: {exc}")
             return super().names()
+
+    def rescan(self) -> list[str]:
+        with self._lock:
+            self._scanned = time.monotonic()
+            new = super().rescan()
+            if self._started:
+                for name in new:
+                    self._report(f"new game found: {name}")
+            return new
 
     def get(self, name: str) -> GameDefinition:
         """The game as its files are now (see the class).
@@ -117,6 +126,8 @@ class ReloadingRegistry(GameRegistry):
             ConfigError: the game does not load (the same error until its files change).
         """
         with self._lock:
+            if name not in self._packages:
+                self.rescan()  # a new game: its files are looked at before it loads
             self._check(name)
             error = self._errors.get(name)
             if error is not None:
