@@ -9,6 +9,7 @@ import linecache
 import os
 import pkgutil
 import sys
+import time
 import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -270,11 +271,14 @@ def unload_game_modules(module_name: str) -> list[str]:
 
 
 class GameRegistry:
-    """The installed games, found once (again when a name is not found) and loaded on first use.
+    """The installed games, found once (again when a name is not found, at most every
+    ``RESCAN_S`` seconds) and loaded on first use.
 
     ``packages``: name -> importable package (None: those ``discover()`` finds); and the games
     in the folders of ``extra_folders`` (default: with ``packages`` None, ``ARENA_EXTRA_GAMES``'s).
     """
+
+    RESCAN_S = 1.0
 
     def __init__(self, packages: dict[str, str] | None = None,
                  extra_folders: list[Path] | None = None) -> None:
@@ -287,6 +291,7 @@ class GameRegistry:
         self._folders: dict[str, Path] = {}
         self._found: set[str] = set()  # names the last scan found (a rescan may drop them)
         self._loaded: dict[str, GameDefinition] = {}
+        self._scanned_at = float("-inf")
         self._packages.update(packages or {})
         self.rescan()
 
@@ -302,6 +307,7 @@ class GameRegistry:
         """
         if not self._discovers:
             return []
+        self._scanned_at = time.monotonic()
         importlib.invalidate_caches()
         found: dict[str, tuple[str, Path | None]] = {
             name: (package, None) for name, package in (discover() if self._installed else {}).items()
@@ -381,8 +387,9 @@ class GameRegistry:
         """
         if name in self._loaded:
             return self._loaded[name]
-        if name not in self._packages and self._discovers:
-            self.rescan()
+        if (name not in self._packages and self._discovers
+                and time.monotonic() - self._scanned_at >= self.RESCAN_S):
+            self.rescan()  # a game made since (at most once a second: any name may be asked for)
         if name not in self._packages:
             raise NotFoundError(
                 "No game named ${game}; installed games: ${known}", "unknown_game",

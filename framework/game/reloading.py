@@ -95,14 +95,13 @@ class ReloadingRegistry(GameRegistry):
         self._checked: dict[str, float] = {}
         self._versions: dict[str, int] = {}
         self._errors: dict[str, ConfigError] = {}
-        self._scanned = time.monotonic()
         self._started = False  # the games found at start are not news
         super().__init__(packages, extra_folders)
         self._started = True
 
     def names(self) -> list[str]:
         with self._lock:
-            if time.monotonic() - self._scanned >= self.recheck_s:
+            if time.monotonic() - self._scanned_at >= self.recheck_s:
                 try:
                     self.rescan()
                 except ConfigError as exc:
@@ -111,7 +110,6 @@ class ReloadingRegistry(GameRegistry):
 
     def rescan(self) -> list[str]:
         with self._lock:
-            self._scanned = time.monotonic()
             new = super().rescan()
             if self._started:
                 for name in new:

@@ -143,3 +143,37 @@ def test_nothing_is_watched_without_a_reloading_registry(tmp_path: Path, platfor
         assert client.get(f"/table/{table_id}/live").get_json() == {"live": False}
     finally:
         app.extensions["arena"].close()
+
+
+FR_PO = '''msgid ""
+msgstr ""
+"Language: fr\\n"
+"Content-Type: text/plain; charset=UTF-8\\n"
+"Plural-Forms: nplurals=2; plural=(n > 1);\\n"
+
+msgid "${you} must push"
+msgstr "${you} dois pousser (%s)"
+'''
+
+
+def test_an_edited_catalog_is_compiled_again_for_the_next_page(
+    app: Flask, browser: Browser, games, monkeypatch  # type: ignore[no-untyped-def]
+) -> None:
+    import framework.i18n.catalogs as catalogs
+
+    monkeypatch.setattr(catalogs, "RECHECK_S", 0.0)  # the translator looks at its .po on every ask
+    folder, name, _ = games
+    po = folder / name / "translations" / "fr" / "LC_MESSAGES" / "messages.po"
+    po.parent.mkdir(parents=True)
+    po.write_text(FR_PO % "un")
+    table_id = app.extensions["arena"].runtime.create_table(name, 2, {})
+
+    def french_description() -> str:
+        page = browser.get(f"/table/{table_id}", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+        return str(page_config(page)["i18n"].get("${you} must push"))
+
+    assert french_description() == "${you} dois pousser (un)"
+    version = live(browser, table_id)["version"]
+    edit(po, "(un)", "(deux)")
+    assert live(browser, table_id)["version"] != version  # the open page reloads
+    assert french_description() == "${you} dois pousser (deux)"
