@@ -4,19 +4,16 @@ files changed (``static/live_reload.js``), and the page of a game that does not 
 from __future__ import annotations
 
 import json
-import logging
 from typing import Any
 
-from flask import Blueprint, g, jsonify, render_template, request, url_for
+from flask import Blueprint, g, jsonify, render_template, url_for
 
 from framework.core.errors import ConfigError, NotFoundError
 from framework.core.kinds import TableMode
 from framework.engine.runtime import TableInfo
 from framework.game.registry import GameLoadError
 from framework.game.reloading import GameStatus, ReloadingRegistry
-from framework.web.current import error_response, site, wants_json
-
-log = logging.getLogger(__name__)
+from framework.web.current import site
 
 bp = Blueprint("live_reload", __name__)
 
@@ -73,21 +70,14 @@ def table_status(table_id: int) -> Any:
     return jsonify({"live": True, "version": status.version, "error": error_json(status.error)})
 
 
-@bp.app_errorhandler(ConfigError)
-def game_does_not_load(exc: ConfigError) -> Any:
+def broken_game_page(info: TableInfo, exc: ConfigError) -> Any:
     """The page of a studio table whose game does not load: the error with its file and line,
-    watched like a table page (it loads the table again once the game is fixed). Anywhere
-    else, the answer of any developer's mistake."""
-    table_id = (request.view_args or {}).get("table_id")
-    if request.endpoint == "play.table_page" and not wants_json() and isinstance(table_id, int):
-        info = site().runtime.table_info(table_id)
-        config = live_config(info)
-        if config is not None:
-            error = error_json(exc) or {}
-            body = render_template("reload/broken.html", game=info.game, table_id=info.id, error=error,
-                                   config=json.dumps({"live": config}).replace("<", "\\u003c"))
-            return body, 500
-    log.error("request %s failed: %s", request.path, exc)
-    tr = g.get("translate") or (lambda s: s)
-    return error_response(500, "system_error", tr("The server hit an error: ${error}").replace(
-        "${error}", str(exc)))
+    watched like a table page (it loads the table again once the game is fixed); None where
+    games are not reloaded (the error then takes the way of any developer's mistake)."""
+    config = live_config(info)
+    if config is None:
+        return None
+    body = render_template("reload/broken.html", game=info.game, table_id=info.id,
+                           error=error_json(exc) or {},
+                           config=json.dumps({"live": config}).replace("<", "\\u003c"))
+    return body, 500

@@ -27,14 +27,14 @@ from flask import (
 from markupsafe import Markup
 from sqlalchemy import select
 
-from framework.core.errors import NotYourTurnError, UserError
+from framework.core.errors import ConfigError, NotYourTurnError, UserError
 from framework.engine.runtime import ActionResult, TableInfo
 from framework.game.registry import GameDefinition
 from framework.platform.models import Player, TableSeat, db
 from framework.web.auth import csrf_token, current_account
 from framework.web.current import site
 from framework.web.language import current_language, js_catalog, js_msgids, translator_for
-from framework.web.live_reload import live_config
+from framework.web.live_reload import broken_game_page, live_config
 from framework.web.lobby import bot_kinds
 
 log = logging.getLogger(__name__)
@@ -121,7 +121,13 @@ def _game_fragment(gdef: GameDefinition) -> Markup:
 @bp.get("/table/<int:table_id>")
 def table_page(table_id: int) -> Any:
     info = table_info(table_id)
-    gdef = game_of(info)
+    try:
+        gdef = game_of(info)
+    except ConfigError as exc:
+        page = broken_game_page(info, exc)  # the studio says why, and reloads once fixed
+        if page is None:
+            raise
+        return page
     g.game = gdef.name
     pid = viewer(info)
     seats = seated_players(table_id)
