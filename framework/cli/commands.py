@@ -17,7 +17,9 @@ from framework.site import Site
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
-@click.option("--debug/--no-debug", default=False)
+@click.option("--debug/--no-debug", default=False,
+              help="Flask's debug mode and werkzeug's reloader: a restart when the framework's own "
+                   "Python changes (games reload live without it).")
 @click.option("--production", is_flag=True,
               help="gunicorn with gevent workers on one port (pip install -e '.[server]').")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
@@ -36,11 +38,9 @@ def serve(ctx: click.Context, host: str, port: int, debug: bool, production: boo
         click.echo(f"Arena on http://{host}:{port}/ ({count} gevent workers)")
         serve_production(Path(ctx.obj["instance"]), host, port, count)
         return
-    from framework.web import create_app
+    from framework.cli.studio import serve_studio
 
-    app = create_app({"ARENA_INSTANCE": str(Path(ctx.obj["instance"]).resolve())})
-    click.echo(f"Arena studio on http://{host}:{port}/")
-    app.run(host=host, port=port, debug=debug, threaded=True)
+    serve_studio(Path(ctx.obj["instance"]), host, port, debug)
 
 
 @main.command("games")
@@ -69,9 +69,11 @@ def new_game_cmd(name: str, games_dir: Path) -> None:
     if not games_dir.is_dir():
         raise UserError("No folder ${path}: run this at the top of your Arena checkout or pass --dir",
                         "no_games_dir", path=str(games_dir))
+    from framework.cli.studio import follow_up
+
     target = new_game(name, games_dir)
     click.echo(f"created {target}")
-    click.echo(f"play it: arena table create {name} --players 2; test it: pytest {target}")
+    click.echo(follow_up(name, target))
 
 
 @main.group()

@@ -7,7 +7,7 @@ import sys
 import click
 
 from framework.cli.base import guarded
-from framework.game.registry import discover
+from framework.game.registry import discover, discover_folders, extra_game_folders
 from framework.i18n import FRAMEWORK
 from framework.i18n.maintain import (
     check_catalogs,
@@ -23,6 +23,7 @@ def _target(target: str) -> str:
     registry tells i18n where each game's folder is)."""
     if target != FRAMEWORK and "/" not in target and not target.startswith("."):
         discover()
+        discover_folders(extra_game_folders())
     return target
 
 

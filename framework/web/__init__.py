@@ -31,6 +31,7 @@ from framework.web import (
     headers,
     language,
     limits,
+    live_reload,
     lobby,
     play,
     players,
@@ -95,7 +96,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     auth.init_app(app)
     access.init_app(app)  # who may do what: after the CSRF check
     limits.init_app(app)
-    for module in (language, auth, lobby, play, studio, gamehelp, players, control):
+    for module in (language, auth, lobby, play, studio, gamehelp, players, control, live_reload):
         app.register_blueprint(module.bp)
     _register_error_handlers(app)
     return app

@@ -117,6 +117,7 @@ RULES: dict[str, Need] = {
     "play.game_log": Need.TABLE_VIEWER,
     "play.game_static": Need.TABLE_VIEWER,
     "play.players": Need.TABLE_VIEWER,
+    "live_reload.table_status": Need.TABLE_VIEWER,
 }
 
 

@@ -136,12 +136,23 @@ def set_language() -> Any:
     return redirect(safe_next(back))
 
 
-@lru_cache(maxsize=64)
 def js_msgids(paths: tuple[Path, ...]) -> tuple[str, ...]:
-    """Strings marked ``_("...")`` in the given JS files (read once per process)."""
+    """Strings marked ``_("...")`` in the given JS files (read again when one changed)."""
+    return _js_msgids(tuple((path, _mtime_ns(path)) for path in paths))
+
+
+def _mtime_ns(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return 0
+
+
+@lru_cache(maxsize=64)
+def _js_msgids(files: tuple[tuple[Path, int], ...]) -> tuple[str, ...]:
     found: list[str] = []
-    for path in paths:
-        if not path.exists():
+    for path, mtime in files:
+        if not mtime:
             continue
         for m in JS_MSGID.finditer(path.read_text(encoding="utf-8")):
             text = m.group(1) if m.group(1) is not None else m.group(2)

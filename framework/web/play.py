@@ -27,13 +27,14 @@ from flask import (
 from markupsafe import Markup
 from sqlalchemy import select
 
-from framework.core.errors import NotYourTurnError, UserError
+from framework.core.errors import ConfigError, NotYourTurnError, UserError
 from framework.engine.runtime import ActionResult, TableInfo
 from framework.game.registry import GameDefinition
 from framework.platform.models import Player, TableSeat, db
 from framework.web.auth import csrf_token, current_account
 from framework.web.current import site
 from framework.web.language import current_language, js_catalog, js_msgids, translator_for
+from framework.web.live_reload import broken_game_page, live_config
 from framework.web.lobby import bot_kinds
 
 log = logging.getLogger(__name__)
@@ -126,7 +127,13 @@ def _game_fragment(gdef: GameDefinition) -> Markup:
 def table_page(table_id: int) -> Any:
     notices = site().runtime.notices(table_id)  # read first: it refreshes a stale release
     info = table_info(table_id)
-    gdef = game_of(info)
+    try:
+        gdef = game_of(info)
+    except ConfigError as exc:
+        page = broken_game_page(info, exc)  # the studio says why, and reloads once fixed
+        if page is None:
+            raise
+        return page
     g.game = gdef.name
     pid = viewer(info)
     seats = seated_players(table_id)
@@ -149,6 +156,7 @@ def table_page(table_id: int) -> Any:
         "as": pid if info.mode == "studio" else None,
         "states": [{"id": st.id, "name": st.name} for st in gdef.states],
         "notices": notices.to_json(),
+        "live": live_config(info),  # live reload in the local studio (static/live_reload.js)
     }
     return render_template(
         "play/table.html", info=info, title=trg(gdef.info.display_name), seats=seats, me=pid,

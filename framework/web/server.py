@@ -51,14 +51,10 @@ def require_server_extra() -> None:
 
 
 def registry_with(folders: list[Path]) -> GameRegistry:
-    """The installed games plus every game folder found in ``folders``."""
-    from framework.game.registry import GameRegistry, load_game_from_directory
+    """The installed games plus every game folder found in ``folders`` (loaded on first use)."""
+    from framework.game.registry import GameRegistry
 
-    registry = GameRegistry()
-    for folder in folders:
-        for game in sorted(p for p in folder.iterdir() if (p / "__init__.py").exists()):
-            registry.add_definition(load_game_from_directory(game, f"arena_extra_{game.name}"))
-    return registry
+    return GameRegistry(extra_folders=folders)
 
 
 def create_worker_app() -> Any:

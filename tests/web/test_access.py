@@ -48,6 +48,7 @@ EXPECTED: dict[str, frozenset[str]] = {
     "play.act@production": SIGNED_IN, "play.leave@production": SIGNED_IN,
     **{f"play.{e}@production": EVERYONE for e in ("table_page", "data", "events", "game_log", "game_static",
                                                   "players")},
+    "live_reload.table_status@studio": GAME_TEAM, "live_reload.table_status@production": EVERYONE,
 }
 
 
