@@ -21,6 +21,8 @@ class StateType(StrEnum):
     MULTIPLE_ACTIVE_PLAYER = "multipleactiveplayer"
     GAME = "game"
     MANAGER = "manager"
+    #: a player's own state inside a multiactive one (``initial_private``)
+    PRIVATE = "private"
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,8 @@ class State:
     possible_actions: Sequence[str] = ()
     transitions: Mapping[str, int] = field(default_factory=dict)
     update_game_progression: bool = False
+    #: multiactive states only: the private state each active player starts in
+    initial_private: int | None = None
 
     @functools.cached_property
     def state_type(self) -> StateType:
@@ -56,6 +60,7 @@ class State:
             "possibleactions": list(self.possible_actions),
             "transitions": dict(self.transitions),
             "updateGameProgression": self.update_game_progression,
+            **({"initialprivate": self.initial_private} if self.initial_private is not None else {}),
         }
 
 
@@ -137,9 +142,10 @@ class StateMachine:
                     )
             if state.id != END_STATE_ID and not state.transitions:
                 raise self._fail(state, "transitions", "a state other than 99 needs transitions")
-            if state.is_player_state and not state.possible_actions:
+            acts = state.is_player_state or state.state_type is StateType.PRIVATE
+            if acts and not state.possible_actions:
                 raise self._fail(state, "possible_actions", "a player state needs actions")
-            if not state.is_player_state and state.possible_actions:
+            if not acts and state.possible_actions:
                 raise self._fail(
                     state, "possible_actions", "only player states have possible actions"
                 )
@@ -147,7 +153,31 @@ class StateMachine:
                 raise self._fail(state, "action", "a 'game' state needs an st_ action")
             if table_cls is not None:
                 self._check_methods(state, table_cls)
+        self._check_private_states()
         self._check_reachability()
+
+    def _check_private_states(self) -> None:
+        """``initial_private`` names a private state of a multiactive one, and every private
+        state is named by an ``initial_private`` or a private state's transition."""
+        named: set[int] = set()
+        for state in self.by_id.values():
+            if state.initial_private is None:
+                continue
+            if state.state_type is not StateType.MULTIPLE_ACTIVE_PLAYER:
+                raise self._fail(state, "initial_private", "only a multiactive state has one")
+            target = self.by_id.get(state.initial_private)
+            if target is None or target.state_type is not StateType.PRIVATE:
+                raise self._fail(state, "initial_private",
+                                 f"{state.initial_private} is not a private state")
+            named.add(target.id)
+        for state in self.by_id.values():
+            if state.state_type is StateType.PRIVATE:
+                named.update(t for t in state.transitions.values()
+                             if self.by_id[t].state_type is StateType.PRIVATE)
+        for state in self.by_id.values():
+            if state.state_type is StateType.PRIVATE and state.id not in named:
+                raise self._fail(state, "type", "a private state must be named by a multiactive "
+                                 "state's initial_private or by another private state's transitions")
 
     def _check_methods(self, state: State, table_cls: type) -> None:
         if state.id in (SETUP_STATE_ID, END_STATE_ID):

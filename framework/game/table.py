@@ -26,6 +26,7 @@ from framework.game.globals import (
     OPTION_GLOBAL_MAX,
     OPTION_GLOBAL_MIN,
 )
+from framework.game.modern.services import ModernServices
 from framework.game.states import State
 from framework.game.stats import Stat
 from framework.i18n import (
@@ -70,7 +71,7 @@ class ActionContext:
         return self._now_text
 
 
-class Table:
+class Table(ModernServices):
     """Base class of a game's table (BGA's ``Table``). Subclass it in ``games/<g>/game.py``.
 
     Hooks to override: ``setup_new_game``, ``get_all_datas``, ``get_game_progression``,
@@ -108,8 +109,11 @@ class Table:
         self._globals = self._players = None
 
     # ----------------------------------------------------------------- hooks for games
-    def setup_new_game(self, players: Mapping[int, Mapping[str, Any]], options: Mapping[int, int]) -> None:
-        """Called once, when the table is created; players are already in ``player``."""
+    def setup_new_game(self, players: Mapping[int, Mapping[str, Any]], options: Mapping[int, int]) -> Any:
+        """Called once, when the table is created; players are already in ``player``.
+
+        May return the first state (a state class, an id or a name; BGA's ``return
+        PlayerTurn::class``); None follows state 1's transition."""
 
     def get_all_datas(self, player_id: int | None) -> dict[str, Any]:
         """Everything ``player_id`` may see (None: a spectator). Never another's hidden cards."""

@@ -1,0 +1,239 @@
+"""State classes at run time: the ``Table`` methods the state machine calls (``st_``/``arg_``
+per state, ``act_*``, ``zombie_turn``) forward to the current state's class, with
+``active_player_id``, ``current_player_id``, ``args`` and ``player_id`` filled by name."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import types
+import typing
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from framework.core.errors import GameSystemError
+from framework.game.modern.state_class import GameState
+
+if TYPE_CHECKING:
+    from framework.game.states import State
+    from framework.game.table import Table
+
+#: The parameters the framework fills by name (BGA's "magic" parameters).
+MAGIC_PARAMETERS = ("active_player_id", "current_player_id", "args")
+ZOMBIE_PARAMETERS = (*MAGIC_PARAMETERS, "player_id")
+
+#: The attribute of a table class that maps state ids to their state classes.
+STATE_CLASSES_ATTR = "__arena_state_classes__"
+
+
+def state_classes_of(table_cls: type) -> dict[int, type[GameState]]:
+    found: dict[int, type[GameState]] = getattr(table_cls, STATE_CLASSES_ATTR, {})
+    return found
+
+
+def enter_method_name(state_id: int) -> str:
+    return f"st_state_class_{state_id}"
+
+
+def args_method_name(state_id: int) -> str:
+    return f"arg_state_class_{state_id}"
+
+
+@functools.lru_cache(maxsize=4096)
+def parameter_names(method: Callable[..., Any]) -> tuple[str, ...]:
+    return tuple(n for n in inspect.signature(method).parameters if n != "self")
+
+
+def _magic_values(table: Table, state: State, wanted: tuple[str, ...],
+                  player_id: int | None = None) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for name in wanted:
+        if name == "active_player_id":
+            values[name] = table.get_active_player_id()
+        elif name == "current_player_id":
+            values[name] = table.context.current_player_id
+        elif name == "args":
+            values[name] = table.state_args(state)
+        elif name == "player_id":
+            values[name] = player_id
+    return values
+
+
+def _instance(table: Table, state_id: int) -> tuple[GameState, State]:
+    cls = state_classes_of(type(table))[state_id]
+    return cls(table), table.definition.states[state_id]
+
+
+def go_to(table: Table, result: Any, where: str) -> None:
+    """Follow what a state class's method returned: a state class, an id, a transition of
+    the current state or a state's name; None stays.
+
+    Raises:
+        GameSystemError: the value names no state of the game.
+    """
+    if result is None:
+        return
+    machine = table.definition.states
+    gamestate = table.gamestate
+    if isinstance(result, type) and issubclass(result, GameState):
+        ids = [sid for sid, cls in state_classes_of(type(table)).items() if cls is result]
+        if not ids:
+            raise GameSystemError(
+                f"game {machine.game!r}, {where}: returned {result.__name__}, which is not a "
+                "state of the game (list it in STATES)")
+        gamestate.jump_to_state(ids[0])
+        return
+    if isinstance(result, int) and not isinstance(result, bool):
+        if result not in machine.by_id:
+            raise GameSystemError(f"game {machine.game!r}, {where}: returned {result}, "
+                                  "which is no state id of the game")
+        gamestate.jump_to_state(result)
+        return
+    if isinstance(result, str):
+        if result in gamestate.state().transitions:
+            gamestate.next_state(result)
+            return
+        if result in machine.by_name:
+            gamestate.jump_to_state(machine.by_name[result].id)
+            return
+        raise GameSystemError(f"game {machine.game!r}, {where}: returned {result!r}, which is "
+                              "neither a transition of the current state nor a state's name")
+    raise GameSystemError(f"game {machine.game!r}, {where}: returned {result!r}; return a state "
+                          "class, a state id, a transition or a state name (None: stay)")
+
+
+def first_state_id(gdef: Any, value: Any) -> int:
+    """The state ``setup_new_game`` returned (a state class, an id or a name), as an id.
+
+    Raises:
+        GameSystemError: it names no state of the game.
+    """
+    machine = gdef.states
+    if isinstance(value, type) and issubclass(value, GameState):
+        for sid, cls in state_classes_of(gdef.table_class).items():
+            if cls is value:
+                return sid
+    elif isinstance(value, int) and not isinstance(value, bool) and value in machine.by_id:
+        return value
+    elif isinstance(value, str) and value in machine.by_name:
+        return int(machine.by_name[value].id)
+    shown = value.__name__ if isinstance(value, type) else repr(value)
+    raise GameSystemError(f"game {machine.game!r}, setup_new_game: returned {shown}, which is "
+                          "not a state of the game")
+
+
+def _enter(state_id: int) -> Callable[[Table], None]:
+    def enter(table: Table) -> None:
+        instance, state = _instance(table, state_id)
+        method = instance.on_entering_state  # type: ignore[attr-defined]
+        result = method(**_magic_values(table, state, parameter_names(type(instance).on_entering_state)))  # type: ignore[attr-defined]
+        go_to(table, result, f"state class {type(instance).__name__!r}, on_entering_state")
+
+    enter.__name__ = enter_method_name(state_id)
+    return enter
+
+
+def _args(state_id: int) -> Callable[[Table], Any]:
+    def args(table: Table) -> Any:
+        instance, state = _instance(table, state_id)
+        return instance.get_args(**_magic_values(  # type: ignore[attr-defined]
+            table, state, parameter_names(type(instance).get_args)))  # type: ignore[attr-defined]
+
+    args.__name__ = args_method_name(state_id)
+    return args
+
+
+class ActionDispatch:
+    """A table's ``act_<name>``: the current state class's method of that name, seen with
+    only its action arguments (so the gatekeeper binds and converts them as for a classic
+    action), or the table's own ``act_<name>`` in a classic state."""
+
+    def __init__(self, action: str, entries: Mapping[int, Callable[..., Any]],
+                 fallback: Callable[..., Any] | None) -> None:
+        self.action = action
+        self.entries = dict(entries)  # state id -> entry function (table, **kwargs)
+        self.fallback = fallback
+
+    def __get__(self, table: Table | None, owner: type | None = None) -> Any:
+        if table is None:
+            return self
+        entry = self.entries.get(table.gamestate.state_id())
+        if entry is None:
+            entry = self.fallback or next(iter(self.entries.values()))
+        return types.MethodType(entry, table)
+
+    def __call__(self, table: Table, **kwargs: Any) -> Any:
+        return self.__get__(table)(**kwargs)
+
+
+def action_entry(state_id: int, cls: type[GameState], method_name: str,
+                 action: str) -> Callable[..., Any]:
+    """The function the gatekeeper calls for ``method_name`` of ``cls``: its signature and
+    hints are the action's arguments only (the magic ones are filled here)."""
+    method = getattr(cls, method_name)
+    signature = inspect.signature(method)
+    hints = typing.get_type_hints(method)
+    magic = tuple(n for n in signature.parameters if n in MAGIC_PARAMETERS)
+    kept = [p for n, p in signature.parameters.items() if n not in MAGIC_PARAMETERS]
+
+    def entry(table: Table, **kwargs: Any) -> None:
+        instance, state = _instance(table, state_id)
+        result = getattr(instance, method_name)(**kwargs, **_magic_values(table, state, magic))
+        go_to(table, result, f"state class {cls.__name__!r}, {method_name}")
+
+    entry.__name__ = f"act_{action}"
+    entry.__qualname__ = f"{cls.__qualname__}.{method_name}"
+    entry.__signature__ = signature.replace(parameters=kept)  # type: ignore[attr-defined]
+    entry.__annotations__ = {n: hints[n] for n in signature.parameters
+                             if n in hints and n not in MAGIC_PARAMETERS and n != "self"}
+    return entry
+
+
+class ZombieDispatch:
+    """A table's ``zombie_turn``: the current state class's ``zombie`` when it has one, else
+    the table's own."""
+
+    def __init__(self, state_ids: frozenset[int], fallback: Callable[..., Any]) -> None:
+        self.state_ids = state_ids
+        self.fallback = fallback
+
+    def __get__(self, table: Table | None, owner: type | None = None) -> Any:
+        if table is None:
+            return self
+        return types.MethodType(self._turn, table)
+
+    def _turn(self, table: Table, state: State, active_player: int) -> None:
+        if state.id not in self.state_ids:
+            self.fallback(table, state, active_player)
+            return
+        instance, _ = _instance(table, state.id)
+        zombie = type(instance).zombie  # type: ignore[attr-defined]
+        values = _magic_values(table, state, parameter_names(zombie), player_id=active_player)
+        result = instance.zombie(**values)  # type: ignore[attr-defined]
+        go_to(table, result, f"state class {type(instance).__name__!r}, zombie")
+
+
+def install(table_cls: Any, classes: Mapping[int, type[GameState]],
+            actions: Mapping[str, Mapping[int, str]], entering: set[int], with_args: set[int],
+            zombies: set[int]) -> None:
+    """Give ``table_cls`` the methods its compiled states name (run again on each load)."""
+    setattr(table_cls, STATE_CLASSES_ATTR, dict(classes))
+    for sid in entering:
+        setattr(table_cls, enter_method_name(sid), _enter(sid))
+    for sid in with_args:
+        setattr(table_cls, args_method_name(sid), _args(sid))
+    for action, by_state in actions.items():
+        current = getattr(table_cls, f"act_{action}", None)
+        fallback = current.fallback if isinstance(current, ActionDispatch) else current
+        entries = {sid: action_entry(sid, classes[sid], method, action)
+                   for sid, method in by_state.items()}
+        setattr(table_cls, f"act_{action}", ActionDispatch(action, entries, fallback))
+    current_zombie = table_cls.__dict__.get("zombie_turn")
+    if isinstance(current_zombie, ZombieDispatch):
+        base_zombie = current_zombie.fallback
+    else:
+        base_zombie = table_cls.zombie_turn
+    if zombies:
+        table_cls.zombie_turn = ZombieDispatch(frozenset(zombies), base_zombie)
+    elif isinstance(current_zombie, ZombieDispatch):
+        table_cls.zombie_turn = base_zombie
