@@ -29,14 +29,15 @@ class Notify:
             raise GameSystemError("notify.add_decorator needs a function (message, args) -> args")
         self._decorators.append(decorator)
 
-    def all(self, notif_type: str, message: str = "", args: Mapping[str, Any] | None = None,
+    def all(self, notif_type: str, /, message: str = "", args: Mapping[str, Any] | None = None,
             **kwargs: Any) -> None:
         """A public notification: every player and spectator receives it."""
         self._table.notify_all_players(notif_type, message, self._decorate(message, args, kwargs))
 
-    def player(self, player_id: int, notif_type: str, message: str = "",
+    def player(self, player_id: int, notif_type: str, /, message: str = "",
                args: Mapping[str, Any] | None = None, **kwargs: Any) -> None:
-        """A private notification: only ``player_id`` receives it."""
+        """A private notification: only ``player_id`` receives it (``player_id=`` may also
+        be one of its arguments)."""
         self._table.notify_player(player_id, notif_type, message,
                                   self._decorate(message, args, kwargs))
 
