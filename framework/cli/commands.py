@@ -61,15 +61,18 @@ def games_cmd(ctx: click.Context) -> None:
 @click.argument("name")
 @click.option("--dir", "games_dir", type=click.Path(path_type=Path), default=Path("games"),
               show_default=True, help="Folder that holds the games.")
+@click.option("--style", type=click.Choice(["states", "classic"]), default="states",
+              show_default=True,
+              help="states: today's BGA style (state classes); classic: states.py and st_/act_ methods.")
 @guarded
-def new_game_cmd(name: str, games_dir: Path) -> None:
+def new_game_cmd(name: str, games_dir: Path, style: str) -> None:
     """Create games/NAME/: a small, complete, playable game to start from."""
     from framework.scaffold import new_game
 
     if not games_dir.is_dir():
         raise UserError("No folder ${path}: run this at the top of your Arena checkout or pass --dir",
                         "no_games_dir", path=str(games_dir))
-    target = new_game(name, games_dir)
+    target = new_game(name, games_dir, style)
     click.echo(f"created {target}")
     click.echo(f"play it: arena table create {name} --players 2; test it: pytest {target}")
 
