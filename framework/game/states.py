@@ -21,7 +21,7 @@ class StateType(StrEnum):
     MULTIPLE_ACTIVE_PLAYER = "multipleactiveplayer"
     GAME = "game"
     MANAGER = "manager"
-    #: a player's own state inside a multiactive one (``initial_private``)
+    #: a player's own state inside a multiactive state (BGA's private parallel states)
     PRIVATE = "private"
 
 
@@ -39,7 +39,7 @@ class State:
     possible_actions: Sequence[str] = ()
     transitions: Mapping[str, int] = field(default_factory=dict)
     update_game_progression: bool = False
-    #: multiactive states only: the private state each active player starts in
+    #: a multiactive state's first private state (BGA's ``initialprivate``)
     initial_private: int | None = None
 
     @functools.cached_property
@@ -48,7 +48,14 @@ class State:
 
     @functools.cached_property
     def is_player_state(self) -> bool:
-        return self.state_type in (StateType.ACTIVE_PLAYER, StateType.MULTIPLE_ACTIVE_PLAYER)
+        """Players act in it: active, multiactive, or a player's private state."""
+        return self.state_type in (
+            StateType.ACTIVE_PLAYER, StateType.MULTIPLE_ACTIVE_PLAYER, StateType.PRIVATE,
+        )
+
+    @functools.cached_property
+    def is_private(self) -> bool:
+        return self.state_type is StateType.PRIVATE
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -140,12 +147,12 @@ class StateMachine:
                     raise self._fail(
                         state, "transitions", f"transition {name!r} leads to unknown state {target}"
                     )
-            if state.id != END_STATE_ID and not state.transitions:
+            self._check_private(state)
+            if state.id != END_STATE_ID and not state.transitions and not state.is_private:
                 raise self._fail(state, "transitions", "a state other than 99 needs transitions")
-            acts = state.is_player_state or state.state_type is StateType.PRIVATE
-            if acts and not state.possible_actions:
+            if state.is_player_state and not state.possible_actions:
                 raise self._fail(state, "possible_actions", "a player state needs actions")
-            if not acts and state.possible_actions:
+            if not state.is_player_state and state.possible_actions:
                 raise self._fail(
                     state, "possible_actions", "only player states have possible actions"
                 )
@@ -153,31 +160,45 @@ class StateMachine:
                 raise self._fail(state, "action", "a 'game' state needs an st_ action")
             if table_cls is not None:
                 self._check_methods(state, table_cls)
-        self._check_private_states()
         self._check_reachability()
+        self._check_private_reachability()
 
-    def _check_private_states(self) -> None:
-        """``initial_private`` names a private state of a multiactive one, and every private
-        state is named by an ``initial_private`` or a private state's transition."""
-        named: set[int] = set()
-        for state in self.by_id.values():
-            if state.initial_private is None:
-                continue
+    def _check_private(self, state: State) -> None:
+        """Private states live inside a multiactive state: reached from its ``initial_private``
+        or from another private state, and leading only to private states."""
+        if state.initial_private is not None:
             if state.state_type is not StateType.MULTIPLE_ACTIVE_PLAYER:
-                raise self._fail(state, "initial_private", "only a multiactive state has one")
-            target = self.by_id.get(state.initial_private)
-            if target is None or target.state_type is not StateType.PRIVATE:
                 raise self._fail(state, "initial_private",
-                                 f"{state.initial_private} is not a private state")
-            named.add(target.id)
+                                 "only a 'multipleactiveplayer' state has private states")
+            target = self.by_id.get(state.initial_private)
+            if target is None or not target.is_private:
+                raise self._fail(state, "initial_private",
+                                 f"state {state.initial_private} is not a 'private' state")
+        for name, target_id in state.transitions.items():
+            target = self.by_id.get(target_id)
+            if target is None:
+                continue  # reported as an unknown state below
+            if state.is_private and not target.is_private:
+                raise self._fail(state, "transitions", f"transition {name!r} of a private state "
+                                 f"leads to {target_id}, which is not a 'private' state")
+            if not state.is_private and target.is_private:
+                raise self._fail(state, "transitions", f"transition {name!r} leads to private "
+                                 f"state {target_id}: enter it with initial_private and "
+                                 "gamestate.initialize_private_state")
+
+    def _check_private_reachability(self) -> None:
+        reached: set[int] = set()
+        todo = [s.initial_private for s in self.by_id.values() if s.initial_private is not None]
+        while todo:
+            sid = todo.pop()
+            if sid in reached:
+                continue
+            reached.add(sid)
+            todo.extend(self.by_id[sid].transitions.values())
         for state in self.by_id.values():
-            if state.state_type is StateType.PRIVATE:
-                named.update(t for t in state.transitions.values()
-                             if self.by_id[t].state_type is StateType.PRIVATE)
-        for state in self.by_id.values():
-            if state.state_type is StateType.PRIVATE and state.id not in named:
-                raise self._fail(state, "type", "a private state must be named by a multiactive "
-                                 "state's initial_private or by another private state's transitions")
+            if state.is_private and state.id not in reached:
+                raise self._fail(state, "id", "this private state is named by no state's "
+                                 "initial_private and by no private state's transitions")
 
     def _check_methods(self, state: State, table_cls: type) -> None:
         if state.id in (SETUP_STATE_ID, END_STATE_ID):
