@@ -391,3 +391,32 @@ def test_a_counter_used_before_init_db_names_the_game_the_class_and_the_field(tm
         h.create_table(players=2)
     assert ("game 'forgetful', PlayerCounter 'credits', field 'init_db': used before init_db"
             in str(err.value))
+
+
+class SecretTurn(GameState):
+    id = 2
+    type = StateType.ACTIVE_PLAYER
+
+    def get_args(self, active_player_id: int) -> dict[str, Any]:
+        return {"count": 2, "_private": {"active": {"secret": f"hand-of-{active_player_id}"}}}
+
+    @possible_action
+    def act_done(self) -> Any:
+        return 99
+
+
+def test_private_args_of_a_state_class_reach_only_their_player(tmp_path: Path) -> None:
+    class SecretTable(Table):
+        pass
+
+    info = GameInfo(name="secret", display_name="Secret", min_players=2, max_players=2)
+    registry = GameRegistry(packages={})
+    registry.add_definition(build_definition(info, SecretTable, [SecretTurn], []))
+    with GameHarness("secret", tmp_path, registry) as h:
+        table = h.create_table(players=2)
+        a, b = table.players
+        assert table.data(a)["gamestate"]["args"]["_private"] == {"secret": f"hand-of-{a}"}
+        for viewer in (b, None):
+            assert f"hand-of-{a}" not in str(table.data(viewer))
+            assert f"hand-of-{a}" not in str(table.notifications(viewer))
+        assert f"hand-of-{a}" in str(table.notifications(a))

@@ -11,7 +11,7 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from framework.core.errors import GameSystemError
+from framework.core.errors import ConfigError, GameSystemError
 from framework.game.modern.state_class import GameState
 
 if TYPE_CHECKING:
@@ -172,7 +172,11 @@ def action_entry(state_id: int, cls: type[GameState], method_name: str,
     hints are the action's arguments only (the magic ones are filled here)."""
     method = getattr(cls, method_name)
     signature = inspect.signature(method)
-    hints = typing.get_type_hints(method)
+    try:
+        hints = typing.get_type_hints(method)
+    except Exception as exc:  # an annotation naming what the module does not define
+        raise ConfigError(f"state class {cls.__name__!r}, field {method_name!r}: its type "
+                          f"hints cannot be read: {exc!r}") from exc
     magic = tuple(n for n in signature.parameters if n in MAGIC_PARAMETERS)
     kept = [p for n, p in signature.parameters.items() if n not in MAGIC_PARAMETERS]
 
