@@ -148,7 +148,9 @@ def test_logs_remove_takes_back_this_moves_notifications(table: TestTable) -> No
         assert t.logs.remove("secret") == 1 and t.logs.remove("secret") == 0
     after = table.notifications(None)[before:]
     assert [n["type"] for n in after] == [REMOVED_TYPE, "kept"]
-    assert after[0]["args"] == {} and "42" not in str(after[0])
+    assert after[0]["args"] == {} and "a hint" not in str(after[0])
+    assert table.query("SELECT gamelog_args FROM gamelog WHERE gamelog_type = %s",
+                       ("secret",)) == []
     del a
 
 
