@@ -10,7 +10,6 @@ from typing import Any
 
 from framework.core.errors import ConfigError
 from framework.game.modern.dispatch import (
-    MAGIC_PARAMETERS,
     ZOMBIE_PARAMETERS,
     args_method_name,
     enter_method_name,
@@ -171,7 +170,7 @@ def _collect_methods(decl: _Declared, where: str) -> None:
     for hook in _HOOKS:
         if callable(getattr(cls, hook, None)):
             decl.hooks.add(hook)
-            allowed: tuple[str, ...] = ZOMBIE_PARAMETERS if hook == "zombie" else MAGIC_PARAMETERS
+            allowed: tuple[str, ...] = ZOMBIE_PARAMETERS
             if hook == "get_args":
                 allowed = tuple(a for a in allowed if a != "args")
             for param in inspect.signature(getattr(cls, hook)).parameters:

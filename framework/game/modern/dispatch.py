@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from framework.core.errors import ConfigError, GameSystemError
 from framework.game.modern.state_class import GameState
+from framework.game.states import StateType
 
 if TYPE_CHECKING:
     from framework.game.states import State
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 
 #: The parameters the framework fills by name (BGA's "magic" parameters).
 MAGIC_PARAMETERS = ("active_player_id", "current_player_id", "args")
+#: ``player_id``: the zombie's, or in a private state the player whose state it is.
 ZOMBIE_PARAMETERS = (*MAGIC_PARAMETERS, "player_id")
 
 #: The attribute of a table class that maps state ids to their state classes.
@@ -53,7 +55,10 @@ def _magic_values(table: Table, state: State, wanted: tuple[str, ...],
         elif name == "current_player_id":
             values[name] = table.context.current_player_id
         elif name == "args":
-            values[name] = table.state_args(state)
+            # A private state's args are its player's (state_args takes them for it).
+            state_args: Any = table.state_args
+            values[name] = (state_args(state, player_id)
+                            if state.state_type is StateType.PRIVATE else state_args(state))
         elif name == "player_id":
             values[name] = player_id
     return values
@@ -64,14 +69,18 @@ def _instance(table: Table, state_id: int) -> tuple[GameState, State]:
     return cls(table), table.definition.states[state_id]
 
 
-def go_to(table: Table, result: Any, where: str) -> None:
+def go_to(table: Table, result: Any, where: str, private_of: int | None = None) -> None:
     """Follow what a state class's method returned: a state class, an id, a transition of
-    the current state or a state's name; None stays.
+    the current state or a state's name; None stays. ``private_of``: the player whose
+    private state returned it (they move within their private states).
 
     Raises:
         GameSystemError: the value names no state of the game.
     """
     if result is None:
+        return
+    if private_of is not None:
+        _go_private(table, result, where, private_of)
         return
     machine = table.definition.states
     gamestate = table.gamestate
@@ -102,6 +111,39 @@ def go_to(table: Table, result: Any, where: str) -> None:
                           "class, a state id, a transition or a state name (None: stay)")
 
 
+def _go_private(table: Table, result: Any, where: str, player_id: int) -> None:
+    """A private state's next state, for ``player_id`` only: a transition of their private
+    state, or a private state (class, id or name)."""
+    gamestate: Any = table.gamestate
+    machine = table.definition.states
+    current = gamestate.get_private_state(player_id)
+    if isinstance(result, str) and current is not None and result in current.transitions:
+        gamestate.next_private_state(player_id, result)
+        return
+    target: int | None = None
+    if isinstance(result, type) and issubclass(result, GameState):
+        target = next((sid for sid, c in state_classes_of(type(table)).items() if c is result), None)
+    elif isinstance(result, int) and not isinstance(result, bool):
+        target = result if result in machine.by_id else None
+    elif isinstance(result, str) and result in machine.by_name:
+        target = machine.by_name[result].id
+    if target is None:
+        raise GameSystemError(f"game {machine.game!r}, {where}: returned {result!r}, which is "
+                              "neither a transition of the private state nor a state")
+    gamestate.set_private_state(player_id, target)
+
+
+def _own_state_id(table: Table) -> int:
+    """The state the acting player is in: their private state when they have one."""
+    pid = table.context.current_player_id
+    own = getattr(table.gamestate, "get_private_state", None)
+    if pid is not None and own is not None:
+        private = own(pid)
+        if private is not None:
+            return int(private.id)
+    return table.gamestate.state_id()
+
+
 def first_state_id(gdef: Any, value: Any) -> int:
     """The state ``setup_new_game`` returned (a state class, an id or a name), as an id.
 
@@ -122,22 +164,26 @@ def first_state_id(gdef: Any, value: Any) -> int:
                           "not a state of the game")
 
 
-def _enter(state_id: int) -> Callable[[Table], None]:
-    def enter(table: Table) -> None:
+def _enter(state_id: int) -> Callable[..., None]:
+    # ``player_id``: given when a player enters a private state.
+    def enter(table: Table, player_id: int | None = None) -> None:
         instance, state = _instance(table, state_id)
         method = instance.on_entering_state  # type: ignore[attr-defined]
-        result = method(**_magic_values(table, state, parameter_names(type(instance).on_entering_state)))  # type: ignore[attr-defined]
-        go_to(table, result, f"state class {type(instance).__name__!r}, on_entering_state")
+        wanted = parameter_names(type(instance).on_entering_state)  # type: ignore[attr-defined]
+        result = method(**_magic_values(table, state, wanted, player_id))
+        go_to(table, result, f"state class {type(instance).__name__!r}, on_entering_state",
+              player_id if state.state_type is StateType.PRIVATE else None)
 
     enter.__name__ = enter_method_name(state_id)
     return enter
 
 
-def _args(state_id: int) -> Callable[[Table], Any]:
-    def args(table: Table) -> Any:
+def _args(state_id: int) -> Callable[..., Any]:
+    # ``player_id``: given for a private state's args (whose private state it is).
+    def args(table: Table, player_id: int | None = None) -> Any:
         instance, state = _instance(table, state_id)
         return instance.get_args(**_magic_values(  # type: ignore[attr-defined]
-            table, state, parameter_names(type(instance).get_args)))  # type: ignore[attr-defined]
+            table, state, parameter_names(type(instance).get_args), player_id))  # type: ignore[attr-defined]
 
     args.__name__ = args_method_name(state_id)
     return args
@@ -157,7 +203,7 @@ class ActionDispatch:
     def __get__(self, table: Table | None, owner: type | None = None) -> Any:
         if table is None:
             return self
-        entry = self.entries.get(table.gamestate.state_id())
+        entry = self.entries.get(_own_state_id(table))
         if entry is None:
             entry = self.fallback or next(iter(self.entries.values()))
         return types.MethodType(entry, table)
@@ -182,8 +228,12 @@ def action_entry(state_id: int, cls: type[GameState], method_name: str,
 
     def entry(table: Table, **kwargs: Any) -> None:
         instance, state = _instance(table, state_id)
-        result = getattr(instance, method_name)(**kwargs, **_magic_values(table, state, magic))
-        go_to(table, result, f"state class {cls.__name__!r}, {method_name}")
+        private = state.state_type is StateType.PRIVATE
+        player = table.context.current_player_id
+        result = getattr(instance, method_name)(
+            **kwargs, **_magic_values(table, state, magic, player if private else None))
+        go_to(table, result, f"state class {cls.__name__!r}, {method_name}",
+              player if private else None)
 
     entry.__name__ = f"act_{action}"
     entry.__qualname__ = f"{cls.__qualname__}.{method_name}"
@@ -214,7 +264,8 @@ class ZombieDispatch:
         zombie = type(instance).zombie  # type: ignore[attr-defined]
         values = _magic_values(table, state, parameter_names(zombie), player_id=active_player)
         result = instance.zombie(**values)  # type: ignore[attr-defined]
-        go_to(table, result, f"state class {type(instance).__name__!r}, zombie")
+        go_to(table, result, f"state class {type(instance).__name__!r}, zombie",
+              active_player if state.state_type is StateType.PRIVATE else None)
 
 
 def install(table_cls: Any, classes: Mapping[int, type[GameState]],
