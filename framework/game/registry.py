@@ -121,7 +121,7 @@ def load_game(package: ModuleType) -> GameDefinition:
             f"(found {len(classes)})"
         )
     table_class = classes[0]
-    states: Iterable[Any] = getattr(states_module, "STATES", None) or []
+    states: Iterable[object] = getattr(states_module, "STATES", None) or []
     if not states:
         raise ConfigError(f"game {info.name!r}: states.py (or states/__init__.py) must define "
                           "STATES = [State(...) or GameState classes, ...]")
@@ -140,7 +140,7 @@ def load_game(package: ModuleType) -> GameDefinition:
 def build_definition(
     info: GameInfo,
     table_class: type[Table],
-    states: Iterable[Any],
+    states: Iterable[object],
     stats: Iterable[Stat] = (),
     options: Iterable[Option] = (),
     preferences: Iterable[Preference] = (),
