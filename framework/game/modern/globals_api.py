@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+import framework.game.modern.meta_rows as meta_rows
 from framework.core.errors import GameSystemError
-from framework.game.modern import meta_rows
 
 if TYPE_CHECKING:
     from framework.game.table import Table

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from framework.game.modern import meta_rows
+import framework.game.modern.meta_rows as meta_rows
 
 if TYPE_CHECKING:
     from framework.game.table import Table

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import framework.game.modern.meta_rows as meta_rows
 from framework.core.errors import GameSystemError, UserError
-from framework.game.modern import meta_rows
 
 if TYPE_CHECKING:
     from framework.game.options import Preference
