@@ -49,7 +49,8 @@ class ServerProcess:
               extra_games: Sequence[Path] = (), env: dict[str, str] | None = None,
               timeout: float = 90.0) -> ServerProcess:
         port = free_port()
-        child_env = {**os.environ, "ARENA_INSTANCE": str(instance), **(env or {})}
+        # the bots play studio tables as their test players: the studio's rights, on the production server
+        child_env = {**os.environ, "ARENA_INSTANCE": str(instance), "ARENA_MODE": "studio", **(env or {})}
         child_env.pop("ARENA_DATABASE_URL", None)
         if database_url:
             child_env["ARENA_DATABASE_URL"] = database_url

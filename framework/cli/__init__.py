@@ -17,11 +17,13 @@ from framework.cli import commands  # noqa: F401  (serve, games, new-game, table
 from framework.cli.base import main
 from framework.cli.i18n import i18n
 from framework.cli.releases import game, release, upgrade_cmd
+from framework.cli.users import user
 
 main.add_command(release)
 main.add_command(game)
 main.add_command(upgrade_cmd)
 main.add_command(i18n)
+main.add_command(user)
 
 
 def _bench_group() -> click.Command | None:

@@ -26,6 +26,7 @@ from framework.game.modern.dispatch import first_state_id
 from framework.game.registry import GameDefinition
 from framework.game.states import SETUP_STATE_ID
 from framework.game.table import ActionContext, Table
+from framework.platform.accounts import test_player_name
 from framework.platform.models import GameTableRecord, Player, TableSeat
 from framework.storage.base import TableConnection
 from framework.storage.sql.errors import SQLError
@@ -66,6 +67,10 @@ class TableFactory:
                         rec = Player(name=name, is_test=is_test)
                         s.add(rec)
                         s.flush()
+                    elif is_test and rec.password_hash is not None:
+                        # a real account never takes a test player's seat (and hand)
+                        raise UserError("${name} is an account, not a test player: a studio table "
+                                        "seats test players only", "account_not_test_player", name=name)
                     return rec.id
             except IntegrityError:
                 if attempt == 2:
@@ -98,7 +103,7 @@ class TableFactory:
                 )
             release_version, definition = found
         gdef = definition or registry.get(game)
-        names = [f"player{i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
+        names = [test_player_name(i) for i in range(players)] if isinstance(players, int) else list(players)
         gdef.check_player_count(len(names))
         if len(set(names)) != len(names):
             raise UserError("A player cannot take two seats", "duplicate_player")
@@ -195,9 +200,10 @@ def _setup(
         table.set_meta(f"bot:{player_ids[seat]}", str(kind))
     if release:
         table.set_meta("release", release)
-    table.gamestate.change_active_player(player_ids[0])
     infos = table.load_players_basic_infos()
-    first = table.setup_new_game(infos, dict(options))
+    first = table.setup_new_game(infos, dict(options))  # nobody is active yet, as on BGA
+    if not table.get_active_player_id():
+        table.gamestate.change_active_player(player_ids[0])
     table.context.entered_states.clear()
     setup = gdef.states[SETUP_STATE_ID]
     target = setup.transitions.get("", next(iter(setup.transitions.values())))

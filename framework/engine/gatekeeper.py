@@ -95,10 +95,11 @@ class Gatekeeper:
                 declared = isinstance(action, str) and action in gdef.states.all_actions
                 if method is None or not declared:
                     raise NotFoundError("Unknown action ${action}", "unknown_action", action=str(action)[:64])
-                if action not in state.possible_actions:
+                own = table.gamestate.get_current_state(player_id)  # a private state, if any
+                if action not in own.possible_actions:
                     raise UserError(
                         "You cannot ${action} now: the game is waiting for ${state}",
-                        "not_allowed_in_state", action=action, state=state.name,
+                        "not_allowed_in_state", action=action, state=own.name,
                     )
                 if player_id not in table.load_players_basic_infos():
                     raise NotYourTurnError("You are not playing at this table", "not_a_player")

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from framework.core.clock import utcnow
-from framework.core.errors import GameCodeError
+from framework.core.errors import ArenaError, GameCodeError, GameSystemError
 from framework.core.kinds import TableMode
 from framework.engine.copies import create_copies, live_tables
 from framework.engine.creation import TableFactory, default_tables_sql
@@ -73,7 +73,8 @@ class Runtime:
                                     self.hooks.production_release, self._record_finish)
         self.gatekeeper = Gatekeeper(self.directory, self.driver, self.errorlog, self._clock,
                                      self.hooks.before_action, self.streams.wants_packets)
-        self.seats = Seats(self.directory, self.driver, self.views, self._clock, self._after_commit)
+        self.seats = Seats(self.directory, self.driver, self.views, self._clock, self._after_commit,
+                           self.errorlog)
         self.open_tables = OpenTables(platform, self.create_table)
         self.slots = SaveSlots(platform, self.directory, self._clock, self.changed)
 
@@ -222,8 +223,20 @@ class Runtime:
     def get_data(
         self, table_id: int, player_id: int | None, translate: Translate | None = None
     ) -> dict[str, Any]:
-        """``get_all_datas(player_id)`` plus the framework's keys (BGA's ``gamedatas``)."""
-        return self.views.get_data(table_id, player_id, translate)
+        """``get_all_datas(player_id)`` plus the framework's keys (BGA's ``gamedatas``).
+
+        Raises:
+            GameCodeError: the game's code failed (``get_all_datas``, an ``arg_*``); the
+                error is in the table's error log.
+        """
+        try:
+            return self.views.get_data(table_id, player_id, translate)
+        except Exception as exc:
+            if isinstance(exc, ArenaError) and not isinstance(exc, GameSystemError):
+                raise  # the framework's own answer (unknown table, storage down...)
+            self.log_error(table_id, player_id, "get_all_datas", exc)
+            raise GameCodeError("The game hit an error while reading the table; it is in the "
+                                "table's error log", "game_error") from exc
 
     def events(
         self, table_id: int, player_id: int | None, after: int = 0,

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from framework.core.errors import GameOverError, NotYourTurnError, UserError
+from framework.core.errors import GameCodeError, GameOverError, NotYourTurnError, UserError
 from framework.engine.directory import TableDirectory
+from framework.engine.errorlog import ErrorLog
 from framework.engine.settle import StateDriver
 from framework.engine.views import TableViews
 from framework.game.registry import GameDefinition
@@ -20,7 +21,9 @@ class Seats:
     told of each change (wake-ups, the end-of-game record)."""
 
     def __init__(self, directory: TableDirectory, driver: StateDriver, views: TableViews,
-                 now: Callable[[], datetime], after_commit: Callable[[int, bool], None]) -> None:
+                 now: Callable[[], datetime], after_commit: Callable[[int, bool], None],
+                 errors: ErrorLog) -> None:
+        self.errors = errors
         self.directory = directory
         self.driver = driver
         self.views = views
@@ -60,8 +63,8 @@ class Seats:
                     seconds=int(left),
                 )
             self.driver.begin_move(table)
-            self._make_zombie(table, gdef, target_id,
-                              clienttranslate("${player_name} ran out of time and was expelled"))
+            self._zombie_logged(info.id, requester_id, "expel", table, gdef, target_id,
+                                clienttranslate("${player_name} ran out of time and was expelled"))
         self.after_commit(info.id, self.is_over(info.id))
 
     def leave(self, table_id: int, player_id: int) -> None:
@@ -75,8 +78,22 @@ class Seats:
             if player_id not in table.load_players_basic_infos():
                 raise NotYourTurnError("You are not playing at this table", "not_a_player")
             self.driver.begin_move(table)
-            self._make_zombie(table, gdef, player_id, clienttranslate("${player_name} left the game"))
+            self._zombie_logged(info.id, player_id, "leave", table, gdef, player_id,
+                                clienttranslate("${player_name} left the game"))
         self.after_commit(info.id, self.is_over(info.id))
+
+    def _zombie_logged(self, table_id: int, requester_id: int, label: str, table: Table,
+                       gdef: GameDefinition, player_id: int, log_msg: str) -> None:
+        """``_make_zombie``, with any error of game code (``zombie_turn``, ``bot_turn``, state
+        actions) written to the table's error log; the transaction rolls back."""
+        try:
+            self._make_zombie(table, gdef, player_id, log_msg)
+        except Exception as exc:  # no player made this move: any error is the game's
+            self.errors.log_error(table_id, requester_id, label, exc)
+            raise GameCodeError(
+                "The game hit an error and the change was cancelled; it is in the table's "
+                "error log", "game_error",
+            ) from exc
 
     def _make_zombie(self, table: Table, gdef: GameDefinition, player_id: int, log_msg: str) -> None:
         table.db_query("UPDATE player SET player_zombie = 1 WHERE player_id = %s", (player_id,))

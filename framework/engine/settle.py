@@ -48,21 +48,23 @@ class StateDriver:
             self.automatic_turns += 1
             if steps > MAX_STATE_STEPS:
                 raise GameSystemError(f"zombie/bot turns never end in state {state.name!r}")
+            own = table.gamestate.get_current_state(pid)  # their private state, if any
             saved = ctx.current_player_id
             ctx.current_player_id = None
             try:
                 if kind == "bot" and hasattr(table, "bot_turn"):
-                    table.bot_turn(state, pid)
+                    table.bot_turn(own, pid)
                 else:
-                    table.zombie_turn(state, pid)
+                    table.zombie_turn(own, pid)
             finally:
                 ctx.current_player_id = saved
             if not ctx.entered_states and table.gamestate.state().id == state.id and (
                 pid in table.gamestate.get_active_player_list()
-                and state.state_type is StateType.ACTIVE_PLAYER
+                and (state.state_type is StateType.ACTIVE_PLAYER
+                     or (own.is_private and table.gamestate.get_current_state(pid).id == own.id))
             ):
                 raise GameSystemError(
-                    f"{kind} turn of player {pid} in state {state.name!r} did not move the game on"
+                    f"{kind} turn of player {pid} in state {own.name!r} did not move the game on"
                 )
         state = table.gamestate.state()
         if state.update_game_progression or state.id == END_STATE_ID:

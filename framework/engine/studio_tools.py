@@ -57,10 +57,11 @@ def jump_to_state(runtime: Runtime, table_id: int, state_id: int) -> None:
     debug ``jumpToState``.
 
     Raises:
-        NotFoundError: the game has no such state.
+        NotFoundError: the game has no such state (a private state is a player's own, not
+            the table's).
     """
     gdef = runtime.game_for(runtime.table_info(table_id))
-    if state_id not in gdef.states.by_id or state_id == 1:
+    if state_id not in gdef.states.by_id or state_id == 1 or gdef.states[state_id].is_private:
         raise NotFoundError("There is no state ${state} to go to", "unknown_state", state=state_id)
 
     def change(table: Table) -> None:

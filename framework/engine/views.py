@@ -49,18 +49,21 @@ class TableViews:
                 "player_is_multiactive FROM player ORDER BY player_no"
             ).rows
             if player_id is not None and player_id not in {int(p["player_id"]) for p in players}:
-                player_id = None  # a spectator
-                table.context.current_player_id = None
+                # A signed-in spectator: get_all_datas(None), while get_current_player_id()
+                # stays their id and is_spectator() is True, as on BGA.
+                player_id = None
             data = table.get_all_datas(player_id)
             state = table.gamestate.state()
             args = table.state_args(state)
             private = args.pop("_private", None) or {}
             active = table.get_active_player_id()
             mine = None
+            own_state: dict[str, Any] | None = None
             if player_id is not None:
                 mine = private.get(str(player_id), private.get(player_id))
                 if mine is None and player_id == active:
                     mine = private.get("active")
+                own_state = _private_state(table, player_id, translate)
             clocks = {int(p["player_id"]): round(table.get_remaining_time(int(p["player_id"])))
                       for p in players}
             # What the game put under "players" (a counter's fill_result, say) stays beside
@@ -87,6 +90,7 @@ class TableViews:
                     "args": {**args, **({"_private": mine} if mine is not None else {})},
                     "description": _describe(state.description, args, table, active, translate),
                     "descriptionmyturn": _describe(state.description_my_turn, args, table, active, translate),
+                    **({"private_state": own_state} if own_state is not None else {}),
                 },
                 "gamestates": {str(s.id): s.to_json() for s in table.definition.states},
                 "progression": int(table.get_game_state_value(GLOBAL_PROGRESSION) or 0),
@@ -96,6 +100,19 @@ class TableViews:
                 "table_id": table_id,
             })
             return data
+
+
+def _private_state(table: Table, player_id: int, translate: Translate | None) -> dict[str, Any] | None:
+    """``player_id``'s own private state with its args (only they receive it), or None."""
+    state = table.gamestate.get_private_state(player_id)
+    if state is None:
+        return None
+    args = table.state_args(state, player_id)
+    return {
+        "id": state.id, "name": state.name, "type": state.state_type.value,
+        "possibleactions": list(state.possible_actions), "args": args,
+        "descriptionmyturn": _describe(state.description_my_turn, args, table, player_id, translate),
+    }
 
 
 def _describe(

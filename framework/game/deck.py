@@ -1,10 +1,18 @@
 """BGA's Deck component over a ``card`` table (card_id, card_type, card_type_arg,
-card_location, card_location_arg)."""
+card_location, card_location_arg).
+
+``card_type`` is text, as BGA stores it (``varchar(16)``). PHP's ``"2" == 2`` is true and
+Python's is false, so a ported ``card["type"] == 2`` would silently never match: the type of a
+card comes back as a ``CardType``, a ``str`` that raises ``CardTypeComparisonError`` when it is
+compared with a number. A deck whose types are numbers says so, ``Deck(self, "card",
+int_type=True)``, and gets ints.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+import numbers
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final
 
 from framework.core.errors import GameSystemError
 
@@ -14,10 +22,55 @@ if TYPE_CHECKING:
 Card = dict[str, Any]
 
 
-def _card(row: Mapping[str, Any]) -> Card:
+class CardTypeComparisonError(GameSystemError, TypeError):
+    """A card's text ``type`` was compared with a number (PHP's loose ``==`` habit)."""
+
+
+class CardType(str):
+    """A card's ``type`` as the database holds it: text. Equal to the same text; compared
+    with a number it raises instead of answering False, as PHP's ``"2" == 2`` would not.
+
+    >>> CardType("S") == "S"
+    True
+    """
+
+    __slots__ = ()
+
+    def _refuse(self, other: object) -> None:
+        if isinstance(other, numbers.Number):
+            raise CardTypeComparisonError(
+                f"a card's type is the text {str(self)!r} (BGA stores card_type as text); it was "
+                f"compared with the number {other!r}. Compare with {str(other)!r}, or create the "
+                "deck with Deck(table, name, int_type=True) to get numbers"
+            )
+
+    def __eq__(self, other: object) -> bool:
+        self._refuse(other)
+        return str.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        self._refuse(other)
+        return str.__ne__(self, other)
+
+    __hash__ = str.__hash__
+
+
+class AllArgs:
+    """The default ``location_arg`` of reads: every location_arg of the location."""
+
+    def __repr__(self) -> str:
+        return "ALL_ARGS"
+
+
+#: "every location_arg": what a read means when its ``location_arg`` is left out.
+ALL_ARGS: Final = AllArgs()
+
+
+def _card(row: Mapping[str, Any], int_type: bool = False) -> Card:
+    raw = row["card_type"]
     return {
         "id": int(row["card_id"]),
-        "type": row["card_type"],
+        "type": int(raw) if int_type else CardType(raw),
         "type_arg": int(row["card_type_arg"]),
         "location": row["card_location"],
         "location_arg": int(row["card_location_arg"]),
@@ -31,14 +84,68 @@ class Deck:
     """
 
     COLUMNS = "card_id, card_type, card_type_arg, card_location, card_location_arg"
+    #: BGA's ``autoreshuffle``: an empty ``deck`` is refilled from ``discard``
+    autoreshuffle: bool = False
+    #: called with the location after it was refilled (BGA's ``autoreshuffle_trigger``)
+    autoreshuffle_trigger: Callable[[str], Any] | None = None
+    #: location -> the pile shuffled back into it when it runs out (BGA's ``autoreshuffle_custom``)
+    autoreshuffle_custom: dict[str, str]
 
-    def __init__(self, table: Table, name: str = "card") -> None:
-        if not name.replace("_", "").isalnum():
-            raise GameSystemError(f"Deck table name {name!r} is not a plain identifier")
+    def __init__(self, table: Table, name: str = "card", *, int_type: bool = False,
+                 player_locations: Iterable[str] = ("hand",)) -> None:
+        """``int_type``: the types are whole numbers, read back as ints. ``player_locations``:
+        locations whose ``location_arg`` is a player id; reading one with ``location_arg=None``
+        (a spectator's id) is refused rather than read as every player's cards."""
         self.table = table
-        self.name = name
-        # location -> discard pile shuffled back into it when it runs out (BGA's autoreshuffle)
-        self.autoreshuffle_custom: dict[str, str] = {}
+        self.name = "card"
+        self.init(name)
+        self.int_type = int_type
+        self.player_locations = frozenset(player_locations)
+        self.autoreshuffle = False
+        self.autoreshuffle_trigger = None
+        self.autoreshuffle_custom = {}
+
+    def init(self, table_name: str) -> None:
+        """Use the database table ``table_name`` (BGA's ``init``; the constructor's ``name``)."""
+        if not isinstance(table_name, str) or not table_name.replace("_", "").isalnum():
+            raise GameSystemError(f"Deck table name {table_name!r} is not a plain identifier")
+        self.name = table_name
+
+    def _card(self, row: Mapping[str, Any]) -> Card:
+        return _card(row, self.int_type)
+
+    def _stored_type(self, card_type: Any, helper: str) -> str:
+        """A type as the ``card_type`` column stores it."""
+        if self.int_type:
+            if isinstance(card_type, bool) or not isinstance(card_type, int):
+                raise GameSystemError(
+                    f"{helper}: deck {self.name!r} has int types (int_type=True), not {card_type!r}"
+                )
+            return str(card_type)
+        if isinstance(card_type, bool) or not isinstance(card_type, str | int):
+            raise GameSystemError(f"{helper}: a card type is a text or a number, not {card_type!r}")
+        return str(card_type)
+
+    def _check_arg(self, helper: str, location: str, location_arg: int | None | AllArgs) -> int | None:
+        """``location_arg`` of a read: an int, or None for every arg of the location.
+
+        Raises:
+            GameSystemError: None for a player location (a spectator's id: it would read
+                every player's cards), or not a number.
+        """
+        if location_arg is ALL_ARGS:
+            return None
+        if location_arg is None:
+            if location in self.player_locations:
+                raise GameSystemError(
+                    f"{helper}({location!r}, None): {location!r} holds each player's cards and "
+                    "None is no player (a spectator?): pass a player id, or leave location_arg "
+                    "out to read every player's cards on purpose"
+                )
+            return None
+        if isinstance(location_arg, bool) or not isinstance(location_arg, int):
+            raise GameSystemError(f"{helper}: location_arg must be an int, not {location_arg!r}")
+        return location_arg
 
     # ---------------------------------------------------------------- creation
     def create_cards(self, cards: Iterable[Mapping[str, Any]], location: str = "deck",
@@ -51,7 +158,8 @@ class Deck:
                 self.table.db_query(
                     f"INSERT INTO {self.name} (card_type, card_type_arg, card_location, "
                     "card_location_arg) VALUES (%s, %s, %s, %s)",
-                    (str(spec["type"]), int(spec["type_arg"]), location, position),
+                    (self._stored_type(spec["type"], "create_cards"), int(spec["type_arg"]),
+                     location, position),
                 )
                 if location_arg is None:
                     position += 1
@@ -73,7 +181,7 @@ class Deck:
         row = self.table.get_object_from_db(
             f"SELECT {self.COLUMNS} FROM {self.name} WHERE card_id = %s", (int(card_id),)
         )
-        return None if row is None else _card(row)
+        return None if row is None else self._card(row)
 
     def get_cards(self, card_ids: Sequence[int]) -> dict[int, Card]:
         """Cards by id; every id must exist.
@@ -90,23 +198,57 @@ class Deck:
         ).rows
         if len(rows) != len(set(ids)):
             raise GameSystemError(f"get_cards: some of {ids} are not cards of {self.name}")
-        return {int(r["card_id"]): _card(r) for r in rows}
+        return {int(r["card_id"]): self._card(r) for r in rows}
 
-    def get_cards_in_location(self, location: str, location_arg: int | None = None,
+    def get_cards_in_location(self, location: str | Sequence[str],
+                              location_arg: int | None | AllArgs = ALL_ARGS,
                               order_by: str | None = None) -> dict[int, Card]:
+        """The cards of ``location`` (or of several locations), keyed by id in order
+        (``order_by``: ``"card_type_arg DESC"``...; BGA then returns a list, Arena keeps the
+        dict, in that order). Leaving ``location_arg`` out reads every arg of the location.
+
+        Raises:
+            GameSystemError: ``location_arg=None`` for a player location (``hand``): None is
+                no player, and reading every hand for a spectator would leak them.
+        """
+        locations = [location] if isinstance(location, str) else list(location)
+        if not locations or not all(isinstance(loc, str) for loc in locations):
+            raise GameSystemError(f"get_cards_in_location: bad location {location!r}")
+        arg = None
+        for loc in locations:
+            arg = self._check_arg("get_cards_in_location", loc, location_arg)
         order = " ORDER BY card_location_arg, card_id" if order_by is None else (
             f" ORDER BY {self._order_column(order_by)}"
         )
-        if location_arg is None:
+        marks = ", ".join(["%s"] * len(locations))
+        if arg is None:
             rows = self.table.db_query(
-                f"SELECT {self.COLUMNS} FROM {self.name} WHERE card_location = %s{order}", (location,)
+                f"SELECT {self.COLUMNS} FROM {self.name} WHERE card_location IN ({marks}){order}",
+                tuple(locations),
             ).rows
         else:
             rows = self.table.db_query(
-                f"SELECT {self.COLUMNS} FROM {self.name} WHERE card_location = %s "
-                f"AND card_location_arg = %s{order}", (location, int(location_arg)),
+                f"SELECT {self.COLUMNS} FROM {self.name} WHERE card_location IN ({marks}) "
+                f"AND card_location_arg = %s{order}", (*locations, arg),
             ).rows
-        return {int(r["card_id"]): _card(r) for r in rows}
+        return {int(r["card_id"]): self._card(r) for r in rows}
+
+    def get_cards_from_location(self, card_ids: Sequence[int], location: str,
+                                location_arg: int | None | AllArgs = ALL_ARGS) -> dict[int, Card]:
+        """``get_cards(card_ids)``, every one of them in ``location`` (and ``location_arg``):
+        check what a player claims to hold.
+
+        Raises:
+            GameSystemError: a card is unknown or elsewhere.
+        """
+        arg = self._check_arg("get_cards_from_location", location, location_arg)
+        cards = self.get_cards(card_ids)
+        elsewhere = [cid for cid, c in cards.items()
+                     if c["location"] != location or (arg is not None and c["location_arg"] != arg)]
+        if elsewhere:
+            where = location if arg is None else f"{location}/{arg}"
+            raise GameSystemError(f"get_cards_from_location: cards {elsewhere} are not in {where}")
+        return cards
 
     @staticmethod
     def _order_column(order_by: str) -> str:
@@ -118,6 +260,13 @@ class Deck:
         return f"{column} {direction}"
 
     def get_player_hand(self, player_id: int) -> dict[int, Card]:
+        """``player_id``'s hand.
+
+        Raises:
+            GameSystemError: ``player_id`` is None (a spectator has no hand).
+        """
+        if player_id is None:
+            raise GameSystemError("get_player_hand(None): None is no player (a spectator has no hand)")
         return self.get_cards_in_location("hand", player_id)
 
     def get_card_on_top(self, location: str) -> Card | None:
@@ -129,7 +278,7 @@ class Deck:
             f"SELECT {self.COLUMNS} FROM {self.name} WHERE card_location = %s "
             "ORDER BY card_location_arg DESC, card_id DESC LIMIT %s", (location, int(nbr)),
         ).rows
-        return [_card(r) for r in rows]
+        return [self._card(r) for r in rows]
 
     def get_extreme_position(self, getmax: bool, location: str) -> int:
         return self._extreme(location, top=getmax)
@@ -142,22 +291,24 @@ class Deck:
         return int(value) if value is not None else (-1 if top else 0)
 
     def get_cards_of_type(self, card_type: Any, type_arg: int | None = None) -> dict[int, Card]:
+        stored = self._stored_type(card_type, "get_cards_of_type")
         if type_arg is None:
             rows = self.table.db_query(
-                f"SELECT {self.COLUMNS} FROM {self.name} WHERE card_type = %s", (str(card_type),)
+                f"SELECT {self.COLUMNS} FROM {self.name} WHERE card_type = %s", (stored,)
             ).rows
         else:
             rows = self.table.db_query(
                 f"SELECT {self.COLUMNS} FROM {self.name} WHERE card_type = %s AND card_type_arg = %s",
-                (str(card_type), int(type_arg)),
+                (stored, int(type_arg)),
             ).rows
-        return {int(r["card_id"]): _card(r) for r in rows}
+        return {int(r["card_id"]): self._card(r) for r in rows}
 
     def get_cards_of_type_in_location(self, card_type: Any, type_arg: int | None, location: str,
-                                      location_arg: int | None = None) -> dict[int, Card]:
+                                      location_arg: int | None | AllArgs = ALL_ARGS) -> dict[int, Card]:
+        arg = self._check_arg("get_cards_of_type_in_location", location, location_arg)
         return {
             cid: c for cid, c in self.get_cards_of_type(card_type, type_arg).items()
-            if c["location"] == location and (location_arg is None or c["location_arg"] == location_arg)
+            if c["location"] == location and (arg is None or c["location_arg"] == arg)
         }
 
     def count_card_in_location(self, location: str, location_arg: int | None = None) -> int:
@@ -171,6 +322,10 @@ class Deck:
                 (location, int(location_arg)),
             )
         return int(value or 0)
+
+    def count_cards_in_location(self, location: str, location_arg: int | None = None) -> int:
+        """``count_card_in_location`` (BGA has both spellings)."""
+        return self.count_card_in_location(location, location_arg)
 
     def count_cards_in_locations(self) -> dict[str, int]:
         rows = self.table.db_query(
@@ -278,8 +433,12 @@ class Deck:
             if len(picked) >= nbr:
                 break
             discard = self.autoreshuffle_custom.get(from_location)
+            if discard is None and self.autoreshuffle and from_location == "deck":
+                discard = "discard"
             if no_reform or discard is None or self.count_card_in_location(discard) == 0:
                 break
             self.move_all_cards_in_location(discard, from_location)
             self.shuffle(from_location)
+            if self.autoreshuffle_trigger is not None:
+                self.autoreshuffle_trigger(from_location)
         return picked

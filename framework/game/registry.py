@@ -8,13 +8,13 @@ import inspect
 import pkgutil
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 from framework.core.errors import ConfigError, NotFoundError
+from framework.game.gameinfo import GameInfo
 from framework.game.modern.compiler import compile_states
 from framework.game.options import Option, OptionCatalog, Preference
 from framework.game.states import StateMachine
@@ -25,27 +25,6 @@ from framework.i18n import register_game_directory
 ENTRY_POINT_GROUP = "arena.games"
 #: The package whose sub-packages are games (``games/`` of a checkout).
 GAMES_PACKAGE = "games"
-
-
-@dataclass(frozen=True)
-class GameInfo:
-    """What BGA's ``gameinfos.inc.php`` says of a game."""
-
-    name: str
-    display_name: str
-    min_players: int
-    max_players: int
-    suggested_players: tuple[int, ...] = ()
-    estimated_duration_min: int = 30
-    reflexion_time_s: int = 600  # each player's initial clock
-    extra_time_s: int = 60  # added by give_extra_time
-    player_colors: tuple[str, ...] = ("ff0000", "008000", "0000ff", "ffa500", "773300", "000000")
-    tie_breaker_description: str = ""
-    losers_not_ranked: bool = False
-    is_coop: bool = False
-    description: str = ""
-    # Globals the framework must know of (label -> id), beyond those set in the game.
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -66,8 +45,10 @@ class GameDefinition:
         return self.info.name
 
     def check_player_count(self, count: int) -> None:
-        if not self.info.min_players <= count <= self.info.max_players:
-            if self.info.min_players == self.info.max_players:
+        if count not in self.info.players:
+            if self.info.player_counts:
+                wanted = ", ".join(map(str, self.info.player_counts))
+            elif self.info.min_players == self.info.max_players:
                 wanted = str(self.info.min_players)
             else:
                 wanted = f"{self.info.min_players} to {self.info.max_players}"

@@ -23,6 +23,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -57,7 +58,12 @@ else:
 
 
 class Player(Model):
-    """A person (or a studio test player, or a bot) who can sit at tables."""
+    """A person (or a studio test player, or a bot) who can sit at tables.
+
+    An account is a player with a password. ``is_admin``: every right on the site.
+    ``session_version`` is in every signed-in cookie of the account; raising it (sign-out,
+    a new password) ends those sessions.
+    """
 
     __tablename__ = "players"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -65,6 +71,17 @@ class Player(Model):
     password_hash: Mapped[str | None] = mapped_column(String(256))
     language: Mapped[str | None] = mapped_column(String(8))
     is_test: Mapped[bool] = mapped_column(Boolean, default=False)
+    is_admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    session_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class GameDeveloper(Model):
+    """An account that develops a game: its studio tables, tools, bug reports and releases."""
+
+    __tablename__ = "game_developers"
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
@@ -85,6 +102,7 @@ class GameTableRecord(Model):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime)
+    created_by: Mapped[int | None] = mapped_column(Integer)  # the account, when one made it
 
 
 class TableSeat(Model):
@@ -154,6 +172,7 @@ class ReleaseRecord(Model):
     notes: Mapped[str] = mapped_column(Text, default="")
     major: Mapped[bool] = mapped_column(Boolean, default=False)
     manifest: Mapped[dict[str, object]] = mapped_column(JSON, default=dict)
+    built_by: Mapped[int | None] = mapped_column(Integer)  # the account, when one built it
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
@@ -203,4 +222,5 @@ class BugReport(Model):
     snapshot: Mapped[str] = mapped_column(Text)
     log: Mapped[str] = mapped_column(Text)
     reopened_table_id: Mapped[int | None] = mapped_column(Integer)
+    account_id: Mapped[int | None] = mapped_column(Integer)  # who reported it, when signed in
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

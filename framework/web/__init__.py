@@ -1,6 +1,6 @@
 """The Flask application factory of the local studio; one blueprint per area.
 
-Production: ``gunicorn -k gevent -w 4 'framework.web:create_app()'`` (see the README).
+Production: ``ARENA_MODE=production gunicorn -k gevent -w 4 'framework.web:create_app()'`` (see the README).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, g, request
+from flask import Flask, g, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from werkzeug.exceptions import HTTPException
@@ -23,7 +23,7 @@ from werkzeug.routing import IntegerConverter
 
 from framework.core.errors import ArenaError, BlockedError, UserError
 from framework.site import Site, default_instance_path
-from framework.web import auth, control, gamehelp, language, lobby, play, players, studio
+from framework.web import access, auth, control, gamehelp, language, lobby, play, players, studio
 from framework.web.current import error_response
 from framework.web.database import platform_engine
 
@@ -42,7 +42,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     ``ARENA_REGISTRY`` (a ``GameRegistry``, for tests), ``ARENA_MIGRATE`` (False: the platform
     schema is left as it is, for ``arena db upgrade``), ``SSE_KEEPALIVE`` / ``SSE_POLL`` / ``SSE_MAX_SECONDS``
     (event stream timings), ``SECRET_KEY`` (else ``ARENA_SECRET_KEY``, else one is made and kept
-    in the instance).
+    in the instance), ``ARENA_MODE`` (``studio``, the default, or ``production``: roles checked) and
+    the security settings of ``docs/security.md``.
     """
     app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=str(STATIC),
                 static_url_path="/static/arena", instance_relative_config=False)
@@ -78,6 +79,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     language.init_app(app)
     auth.init_app(app)
+    access.init_app(app)  # who may do what: after the CSRF check
     for module in (language, auth, lobby, play, studio, gamehelp, players, control):
         app.register_blueprint(module.bp)
     _register_error_handlers(app)
@@ -114,6 +116,11 @@ class _SessionInterface(SecureCookieSessionInterface):
                     signer_kwargs=serializer.signer_kwargs)
             cached = self._cached = (key, serializer)
         return cached[1]
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        """``Secure`` when the site says so (``ARENA_SECURE_COOKIES``) or the request came over
+        HTTPS (behind a proxy: with ``ARENA_PROXY_FIX``)."""
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or (has_request_context() and request.is_secure)
 
     def save_session(self, app: Flask, session: Any, response: Any) -> None:
         if session.modified or (session and self.should_set_cookie(app, session)):

@@ -7,7 +7,9 @@ from typing import Any
 
 from flask import Blueprint, flash, g, redirect, render_template, request, url_for
 
-from framework.core.errors import ArenaError
+from framework.core.errors import ArenaError, UserError
+from framework.web.access import principal
+from framework.web.caps import check_releases, record_release_owner
 from framework.web.current import site
 
 bp = Blueprint("control", __name__)
@@ -32,7 +34,8 @@ def _run(game: str, action: Any) -> Any:
         flash(message)
         return redirect(url_for("control.game_page", game=game))
     except ArenaError as exc:
-        flash(g.translate("Refused: ") + str(exc))
+        reason = exc.render(g.translate) if isinstance(exc, UserError) else str(exc)
+        flash(g.translate("Refused: ") + reason)
         return redirect(url_for("control.game_page", game=game)), 303
 
 
@@ -41,9 +44,13 @@ def build(game: str) -> Any:
     from framework.releases.builds import build as do_build
     from framework.releases.check import check
 
+    builder = principal().account_id
+    check_releases(builder)  # a translated 409 page when reached
+
     def action() -> str:
         manifest = do_build(site(), game, notes=request.form.get("notes", "")[:2000],
                             major=request.form.get("major") == "1")
+        record_release_owner(game, manifest["version"], builder)
         check(site(), game, manifest["version"])
         return f"built {manifest['version']}"
 

@@ -16,6 +16,7 @@ from werkzeug.datastructures import LanguageAccept
 from framework import i18n
 from framework.i18n import Translate
 from framework.platform.models import Player, db
+from framework.web.redirects import safe_next, same_site_path
 
 log = logging.getLogger(__name__)
 
@@ -131,10 +132,8 @@ def set_language() -> Any:
                 acc = db.session.get(Player, session["account_id"])
                 if acc is not None:
                     acc.language = lang
-    back = request.form.get("next") or request.referrer or "/"
-    if not back.startswith("/") or back.startswith("//"):
-        back = "/"
-    return redirect(back)
+    back = request.form.get("next") or same_site_path(request.referrer, request.host)
+    return redirect(safe_next(back))
 
 
 @lru_cache(maxsize=64)

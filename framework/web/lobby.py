@@ -13,7 +13,9 @@ from framework.core.kinds import TableMode, TablePhase
 from framework.engine.open_tables import Joined
 from framework.game.registry import GameDefinition
 from framework.platform.models import GameTableRecord, OpenTable, Player, TableSeat, db
+from framework.web.access import principal
 from framework.web.auth import current_account
+from framework.web.caps import check_studio_tables, record_table_owner
 from framework.web.current import site
 from framework.web.language import current_language, translator_for
 
@@ -67,7 +69,10 @@ def index() -> str:
         tables = db.session.scalars(select(GameTableRecord).where(~done).order_by(newest).limit(100)).all()
         finished = db.session.scalars(select(GameTableRecord).where(done).order_by(newest).limit(20)).all()
         rows = []
+        who = principal()
         for t in list(tables) + list(finished):
+            if t.mode == TableMode.STUDIO and not who.can_develop(t.game):
+                continue  # a studio table is its developers' only
             seats = db.session.execute(
                 select(TableSeat, Player).join(Player, Player.id == TableSeat.player_id)
                 .where(TableSeat.table_id == t.id).order_by(TableSeat.player_no)).all()
@@ -99,6 +104,9 @@ def create_table() -> Any:
     tr = g.translate
     game = request.form.get("game", "")
     mode = request.form.get("mode", TableMode.STUDIO)
+    owner = principal().account_id
+    if mode == TableMode.STUDIO:
+        check_studio_tables(owner)  # a translated 409 page when reached
     try:
         try:
             players = int(request.form.get("players", "0") or 0)
@@ -119,6 +127,7 @@ def create_table() -> Any:
             seed = request.form.get("seed") or None
             table_id = s.runtime.create_table(game, players, options, seed=seed, mode=TableMode.STUDIO,
                                               bots=bots)
+            record_table_owner(table_id, owner)
             flash(tr("Table ${id} created").replace("${id}", str(table_id)))
             first_human = next((i for i in range(players) if i not in bots), 0)
             with db.session.begin():

@@ -124,6 +124,7 @@ def serve_production(instance: Path, host: str = "127.0.0.1", port: int = 8000,
 
     instance = Path(instance).resolve()
     os.environ["ARENA_INSTANCE"] = str(instance)
+    os.environ.setdefault("ARENA_MODE", "production")  # roles checked (framework/web/access.py)
     if database_url:
         os.environ["ARENA_DATABASE_URL"] = database_url
     prepare(instance, database_url)

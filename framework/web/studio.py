@@ -17,7 +17,8 @@ from framework.core.errors import UserError
 from framework.engine.studio_tools import jump_to_state, read_tables, restore_snapshot, set_bot, snapshot
 from framework.game.table import ActionContext
 from framework.platform.models import BugReport, db
-from framework.web.auth import current_account
+from framework.web.access import principal
+from framework.web.caps import check_bug_reports, check_studio_tables, record_table_owner
 from framework.web.current import site
 from framework.web.language import current_language, translator_for
 from framework.web.lobby import bot_kinds
@@ -112,6 +113,8 @@ def report_bug(table_id: int) -> Any:
     text = str(body.get("text") or "").strip()
     if not text:
         raise UserError("Say what went wrong", "empty_report")
+    reporter = principal().account_id
+    check_bug_reports(reporter)
     pid = viewer(info)
     snap = snapshot(rt, table_id)
     events = rt.events(table_id, pid, 0, translator_for(current_language(), catalog_of(rt.game_for(info))),
@@ -121,7 +124,7 @@ def report_bug(table_id: int) -> Any:
     with db.session.begin():
         rec = BugReport(table_id=table_id, game=info.game, release_version=info.release_version,
                         player_id=pid, text=text[:MAX_BUG_TEXT], state_name=state_name,
-                        snapshot=json.dumps(snap), log=json.dumps(events, default=str))
+                        snapshot=json.dumps(snap), log=json.dumps(events, default=str), account_id=reporter)
         db.session.add(rec)
         db.session.flush()
         bug_id = rec.id
@@ -130,8 +133,12 @@ def report_bug(table_id: int) -> Any:
 
 @bp.get("/bugs")
 def bugs() -> Any:
+    who = principal()
+    query = select(BugReport).order_by(BugReport.id.desc()).limit(200)
+    if not (who.local or who.is_admin):
+        query = query.where(BugReport.game.in_(sorted(who.games)))  # the games they develop
     with db.session.begin():
-        rows = db.session.scalars(select(BugReport).order_by(BugReport.id.desc()).limit(200)).all()
+        rows = db.session.scalars(query).all()
         reports = [{"id": r.id, "table_id": r.table_id, "game": r.game, "text": r.text,
                     "state": r.state_name, "created": r.created_at.strftime("%Y-%m-%d %H:%M"),
                     "reopened": r.reopened_table_id} for r in rows]
@@ -158,13 +165,14 @@ def reopen(bug_id: int) -> Any:
         if r is None:
             abort(404)
         snap = json.loads(r.snapshot)
+    owner = principal().account_id
+    check_studio_tables(owner)
     table_id = restore_snapshot(rt, snap)
+    record_table_owner(table_id, owner)
     with db.session.begin():
         r2 = db.session.get(BugReport, bug_id)
         if r2 is not None:
             r2.reopened_table_id = table_id
-    account = current_account()
-    del account
     flash(g.translate("Bug report ${id} reopened as table ${table}").replace("${id}", str(bug_id))
           .replace("${table}", str(table_id)))
     return redirect(url_for("play.table_page", table_id=table_id))

@@ -26,6 +26,7 @@ from framework.releases.builds import build
 from framework.releases.deploy import deploy
 from framework.site import Site
 from framework.web import create_app
+from framework.web.auth import ACCOUNT_KEYS, account_of, signed_in_session
 
 NAMES = ["ann", "bob", "cat", "dan", "eve"]  # eve is signed in but seated nowhere
 CARD = re.compile(r'"([789TJQKA][SHDC])"')
@@ -49,8 +50,16 @@ def _client(app: Flask, account: int | None, token: str) -> FlaskClient:
     with client.session_transaction() as session:
         session["csrf"] = token
         if account is not None:
-            session["account_id"] = account
+            session.update(_signed_in(app.extensions["arena"], account))
     return client
+
+
+def _signed_in(site: Site, account: int) -> dict[str, Any]:
+    """The session keys of ``account`` signed in now (a previous example may have signed out,
+    which ends its sessions: the account's session version moved on)."""
+    row = account_of(site.platform, account)
+    assert row is not None
+    return signed_in_session(account, row["session_version"])
 
 
 def _play(site: Site, table_id: int, moves: int) -> None:
@@ -206,9 +215,10 @@ def test_random_and_malformed_requests(world: World, data: st.DataObject) -> Non
     client = world.clients[who]
     with client.session_transaction() as session:  # a previous example may have logged out
         session["csrf"] = f"token-{who or 'anonymous'}"
-        session.pop("account_id", None)
+        for key in ACCOUNT_KEYS:
+            session.pop(key, None)
         if who is not None:
-            session["account_id"] = world.ids[who]
+            session.update(_signed_in(site, world.ids[who]))
     if "X-CSRF-Token" not in headers and data.draw(st.integers(0, 4)) > 0:
         headers["X-CSRF-Token"] = f"token-{who or 'anonymous'}"
     table = re.match(r"/table/(\d+)(/[a-z]+)?", path)

@@ -1,0 +1,101 @@
+"""Players' clocks of ``Table`` (BGA's reflexion time and ``giveExtraTime``), and the status
+the event streams send after each batch (progression, scores, time left)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from framework.core.clock import to_datetime
+from framework.game.globals import GLOBAL_PROGRESSION
+from framework.game.table_context import TIME_FORMAT
+from framework.game.table_statistics import TableStatistics
+from framework.storage.base import TableConnection
+from framework.storage.sql.translate import translate_query
+
+
+def remaining_seconds(row: Mapping[str, Any], now: datetime) -> float:
+    """Seconds left on a ``player`` row's clock at ``now`` (negative when out of time)."""
+    remaining = float(row["player_remaining_reflexion_time"] or 0)
+    started = to_datetime(row["player_start_reflexion_time"])
+    if started is not None:
+        remaining -= (now - started).total_seconds()
+    return remaining
+
+
+class TableClocks(TableStatistics):
+    """Each player's clock: running while they are active, stopped otherwise."""
+
+    def give_extra_time(self, player_id: int, seconds: int | None = None) -> None:
+        """Add the game's extra time (or ``seconds``) to a player's clock."""
+        extra = self.definition.info.extra_time_s if seconds is None else seconds
+        self.db_query(
+            "UPDATE player SET player_remaining_reflexion_time = "
+            "COALESCE(player_remaining_reflexion_time, 0) + %s WHERE player_id = %s",
+            (int(extra), player_id),
+        )
+
+    def get_remaining_time(self, player_id: int) -> float:
+        """Seconds left on ``player_id``'s clock now (negative when out of time)."""
+        row = self.get_non_empty_object_from_db(
+            "SELECT player_remaining_reflexion_time, player_start_reflexion_time FROM player "
+            "WHERE player_id = %s", (player_id,),
+        )
+        return remaining_seconds(row, self._ctx.now())
+
+    @staticmethod
+    def _remaining(row: Mapping[str, Any], now: datetime) -> float:
+        return remaining_seconds(row, now)
+
+    def stream_status(self) -> dict[str, Any]:
+        """What the event stream adds after each batch: progression, and each player's score,
+        score_aux and seconds left on the clock (one statement)."""
+        return table_status(self._db, self._ctx.now())
+
+    def update_clocks(self) -> None:
+        """Run the clocks of active players, stop the others' (after every request)."""
+        active = set(self.gamestate.get_active_player_list())
+        if self._ctx.active_at_start is not None and active == self._ctx.active_at_start:
+            return  # the same clocks keep running
+        now = self._ctx.now()
+        rows = self.db_query(
+            "SELECT player_id, player_remaining_reflexion_time, player_start_reflexion_time FROM player"
+        ).rows
+        for r in rows:
+            pid = int(r["player_id"])
+            started = to_datetime(r["player_start_reflexion_time"])
+            if pid in active and started is None:
+                self.db_query(
+                    "UPDATE player SET player_start_reflexion_time = %s WHERE player_id = %s",
+                    (now.strftime(TIME_FORMAT), pid),
+                )
+            elif pid not in active and started is not None:
+                used = (now - started).total_seconds()
+                remaining = float(r["player_remaining_reflexion_time"] or 0) - used
+                self.db_query(
+                    "UPDATE player SET player_start_reflexion_time = NULL, "
+                    "player_remaining_reflexion_time = %s WHERE player_id = %s",
+                    (int(round(remaining)), pid),
+                )
+
+
+_STATUS_SQL = (
+    "SELECT player_id, player_score, player_score_aux, player_remaining_reflexion_time, "
+    "player_start_reflexion_time, (SELECT global_value FROM global WHERE global_id = %s) "
+    "AS progression FROM player"
+)
+
+
+def table_status(db: TableConnection, now: datetime) -> dict[str, Any]:
+    """A table's status as event streams send it (``Table.stream_status``), read with ``db``."""
+    rows = db.execute(translate_query(_STATUS_SQL, db.dialect), (GLOBAL_PROGRESSION,)).rows
+    return {
+        "progression": int(rows[0]["progression"] or 0) if rows else 0,
+        "scores": {
+            str(r["player_id"]): {
+                "score": int(r["player_score"]), "score_aux": int(r["player_score_aux"]),
+                "time_left": round(remaining_seconds(r, now)),
+            } for r in rows
+        },
+    }

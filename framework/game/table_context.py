@@ -1,0 +1,40 @@
+"""What the runtime hands a ``Table`` for one request (``ActionContext``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from framework.core.clock import utcnow
+from framework.game.feed import Packet
+from framework.storage.base import TableConnection
+
+TIME_FORMAT = "%Y-%m-%d %H:%M:%S.%f"
+
+
+@dataclass
+class ActionContext:
+    """What the runtime hands to a Table for one request."""
+
+    db: TableConnection
+    #: Who sent the request: a player of the table, a spectator signed in (not seated), or
+    #: None (a game state, a zombie or bot turn, setup, a visitor not signed in).
+    current_player_id: int | None = None
+    now: Callable[[], datetime] = utcnow
+    # Filled by the table during the request, read by the runtime afterwards.
+    savepoint_requested: bool = False
+    last_packet_id: int | None = None  # id of the last notification written in this request
+    active_at_start: frozenset[int] | None = None
+    restore_requested: bool = False
+    entered_states: list[int] = field(default_factory=list)
+    # The notifications written in this request, handed to the event streams after the
+    # commit (``framework.game.feed``).
+    packets: list[Packet] = field(default_factory=list)
+    _now_text: str | None = None
+
+    def now_text(self) -> str:
+        """The request's time as stored in DATETIME columns (one value per request)."""
+        if self._now_text is None:
+            self._now_text = self.now().strftime(TIME_FORMAT)
+        return self._now_text

@@ -1,0 +1,84 @@
+"""BGA's notifications of ``Table`` (``notifyAllPlayers``, ``notifyPlayer``): rows of the
+table's ``gamelog``, handed to the event streams after the commit."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from framework.core.errors import GameSystemError
+from framework.game.feed import Packet, time_text
+from framework.game.globals import GLOBAL_MOVE
+from framework.game.table_values import TableValues
+from framework.i18n import MessageFormatError, check_message_args, format_message, with_plural_args
+
+
+class TableNotifications(TableValues):
+    """Public and private notifications, checked before they are written."""
+
+    def notify_all_players(
+        self, notif_type: str, log: str, args: Mapping[str, Any] | None = None, **kwargs: Any
+    ) -> None:
+        """A public notification: every player and spectator receives it, in their language."""
+        self._notify(None, notif_type, log, {**(args or {}), **kwargs})
+
+    def notify_player(
+        self, player_id: int, notif_type: str, log: str, args: Mapping[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """A private notification: only ``player_id`` receives it."""
+        if player_id is None or isinstance(player_id, bool):
+            raise GameSystemError(
+                f"notify_player({player_id!r}, {notif_type!r}): a private notification needs a "
+                "player id (use notify_all_players for everyone)"
+            )
+        self._notify(int(player_id), notif_type, log, {**(args or {}), **kwargs})
+
+    def _notify(self, player_id: int | None, notif_type: str, log: str, args: dict[str, Any]) -> None:
+        try:
+            if log:
+                format_message(log, args)  # every placeholder filled, nested logs too
+            else:
+                check_message_args(log, args)  # i18n and plural args of an empty log
+        except MessageFormatError as exc:
+            raise GameSystemError(f"notification {notif_type!r}: {exc}") from None
+        args = with_plural_args(log, args)  # a plural log keeps its plural form (framework.i18n)
+        try:
+            payload = json.dumps(args, separators=(",", ":"), default=_json_default)
+        except TypeError as exc:
+            raise GameSystemError(f"notification {notif_type!r}: args are not JSON: {exc}") from None
+        stamp = time_text(self._ctx.now_text())  # to the second, stored alike by every backend
+        move = int(self._read_global(GLOBAL_MOVE) or 0)
+        if self._db.ids_may_gap:
+            # Ids without gaps on the servers, whose sequences never give back the numbers of a
+            # rolled-back action; the table's write lock makes MAX + 1 safe.
+            if self._ctx.last_packet_id is None:
+                self._ctx.last_packet_id = int(self.get_unique_value_from_db(
+                    "SELECT MAX(gamelog_packet_id) FROM gamelog") or 0)
+            packet_id = self._ctx.last_packet_id + 1
+            self.db_query(
+                "INSERT INTO gamelog (gamelog_packet_id, gamelog_move_id, gamelog_private, "
+                "gamelog_player, gamelog_time, gamelog_type, gamelog_log, gamelog_args) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                (packet_id, move, 0 if player_id is None else 1, player_id, stamp, notif_type, log, payload),
+            )
+        else:
+            res = self.db_query(
+                "INSERT INTO gamelog (gamelog_move_id, gamelog_private, gamelog_player, gamelog_time, "
+                "gamelog_type, gamelog_log, gamelog_args) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                (move, 0 if player_id is None else 1, player_id, stamp, notif_type, log, payload),
+            )
+            packet_id = int(res.lastrowid or 0)
+        self._ctx.last_packet_id = packet_id
+        self._ctx.packets.append(Packet(packet_id, move, player_id is not None,
+                                        None if player_id is None else int(player_id),
+                                        stamp, notif_type, log, payload))
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, set | frozenset | tuple):
+        return list(value)
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")

@@ -1,0 +1,157 @@
+"""BGA's game state values of ``Table``: integer globals by label (10..89), the table's
+options (100..199), and Arena's ``arena_meta`` values (seed, release, bots...)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from framework.core.errors import GameSystemError
+from framework.game.globals import GAME_GLOBAL_MAX, GAME_GLOBAL_MIN, OPTION_GLOBAL_MAX, OPTION_GLOBAL_MIN
+from framework.game.table_context import ActionContext
+from framework.game.table_database import TableDatabase
+from framework.storage.sql.translate import translate_query
+
+if TYPE_CHECKING:
+    from framework.game.registry import GameDefinition
+
+
+class TableValues(TableDatabase):
+    """Globals by label, options, and the table's meta values."""
+
+    definition: ClassVar[GameDefinition]
+    #: label -> global id (10..89) of the game's own globals; options are added by key.
+    GLOBALS: ClassVar[Mapping[str, int]] = {}
+
+    def __init__(self, ctx: ActionContext) -> None:
+        super().__init__(ctx)
+        self._labels: dict[str, int] = dict(_class_labels(type(self)))
+
+    def init_game_state_labels(self, labels: Mapping[str, int]) -> None:
+        """Give globals their labels (BGA's ``initGameStateLabels``); ``GLOBALS`` does it for
+        the whole class."""
+        for label, gid in labels.items():
+            if not GAME_GLOBAL_MIN <= gid <= GAME_GLOBAL_MAX and not (
+                OPTION_GLOBAL_MIN <= gid <= OPTION_GLOBAL_MAX
+            ):
+                raise GameSystemError(
+                    f"global {label!r}: ids are 10..89 (game) or 100..199 (options), not {gid}"
+                )
+            self._labels[label] = gid
+
+    def _global_id(self, label: str | int) -> int:
+        if isinstance(label, int):
+            return label
+        try:
+            return self._labels[label]
+        except KeyError:
+            raise GameSystemError(
+                f"unknown global {label!r}: declare it in GLOBALS or init_game_state_labels"
+            ) from None
+
+    def set_game_state_initial_value(self, label: str | int, value: int) -> None:
+        self._write_global(self._global_id(label), value)
+
+    def get_game_state_value(self, label: str | int, default: int | None = None) -> int | None:
+        value = self._read_global(label if type(label) is int else self._global_id(label))
+        return default if value is None else value
+
+    def set_game_state_value(self, label: str | int, value: int) -> None:
+        self._write_global(self._global_id(label), value)
+
+    def inc_game_state_value(self, label: str | int, delta: int = 1) -> int:
+        gid = self._global_id(label)
+        value = (self.get_game_state_value(gid) or 0) + delta
+        self._write_global(gid, value)
+        return value
+
+    def get_option(self, key: str | int) -> int:
+        """A game option's value for this table."""
+        value = self.get_game_state_value(key)
+        if value is None:
+            opt = self.definition.options.by_key.get(str(key)) or self.definition.options.options.get(
+                key if isinstance(key, int) else -1
+            )
+            if opt is None:
+                raise GameSystemError(f"unknown option {key!r}")
+            return opt.default
+        return value
+
+    def _load_globals(self) -> dict[int, int | None]:
+        dialect = self._db.dialect
+        if not self._db.ids_may_gap:
+            sql = "SELECT global_id, global_value FROM global"
+        else:
+            # The servers number notifications themselves (MAX + 1 under the table's lock,
+            # ``_notify``): the log's last id comes in the same round trip, as row 0.
+            sql = ("SELECT global_id, global_value FROM global UNION ALL "
+                   "SELECT 0, MAX(gamelog_packet_id) FROM gamelog")
+        values: dict[int, int | None] = {}
+        for r in self._db.execute(translate_query(sql, dialect)).rows:
+            gid = int(r["global_id"])
+            value = None if r["global_value"] is None else int(r["global_value"])
+            if gid == 0:
+                if self._ctx.last_packet_id is None:
+                    self._ctx.last_packet_id = value or 0
+            else:
+                values[gid] = value
+        self._globals = values
+        return values
+
+    def _write_global(self, gid: int, value: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise GameSystemError(f"globals hold integers; got {value!r} for global {gid}")
+        res = self._db.execute(
+            translate_query("UPDATE global SET global_value = %s WHERE global_id = %s", self._db.dialect),
+            (value, gid),
+        )
+        if res.rowcount == 0:
+            self._db.execute(
+                translate_query("INSERT INTO global (global_id, global_value) VALUES (%s, %s)",
+                                self._db.dialect), (gid, value),
+            )
+        if self._globals is not None:
+            self._globals[gid] = value
+
+    def _read_global(self, gid: int) -> int | None:
+        values = self._globals
+        if values is None:
+            values = self._load_globals()
+        return values.get(gid)
+
+    def meta(self, key: str) -> str | None:
+        """The table's ``arena_meta`` value for ``key`` (seed, game, release, bot kinds...)."""
+        value = self.get_unique_value_from_db(
+            "SELECT meta_value FROM arena_meta WHERE meta_key = %s", (key,)
+        )
+        return None if value is None else str(value)
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Write the table's ``arena_meta`` value for ``key``."""
+        res = self.db_query("UPDATE arena_meta SET meta_value = %s WHERE meta_key = %s", (value, key))
+        if res.rowcount == 0:
+            self.db_query("INSERT INTO arena_meta (meta_key, meta_value) VALUES (%s, %s)", (key, value))
+
+    def delete_meta(self, key: str) -> None:
+        """Remove the table's ``arena_meta`` value for ``key`` (if any)."""
+        self.db_query("DELETE FROM arena_meta WHERE meta_key = %s", (key,))
+
+    def metas_like(self, prefix: str) -> dict[str, str]:
+        """Every ``arena_meta`` value whose key starts with ``prefix``, by key."""
+        rows = self.db_query(
+            "SELECT meta_key, meta_value FROM arena_meta WHERE meta_key LIKE %s", (prefix + "%",)
+        ).rows
+        return {str(r["meta_key"]): str(r["meta_value"]) for r in rows}
+
+
+def _class_labels(cls: type[TableValues]) -> dict[str, int]:
+    """Option keys and the class's ``GLOBALS``: label -> id (computed once per class)."""
+    definition = cls.definition
+    cached: Any = cls.__dict__.get("_label_cache")
+    if cached is None or cached[0] is not definition:
+        labels = {opt.key: opt.id for opt in definition.options.options.values()}
+        labels.update(cls.GLOBALS)
+        cached = (definition, labels)
+        cls._label_cache = cached  # type: ignore[attr-defined]
+    result: dict[str, int] = cached[1]
+    return result
