@@ -124,12 +124,20 @@ def test_options_preferences_legacy_logs_and_decks(table: TestTable) -> None:
         with pytest.raises(GameSystemError, match="declares no preference 101"):
             t.user_preferences.get(a, 101)
         t.legacy.set("campaign", a, {"wins": 2})
-        t.legacy.set_team("chapter", 3)
+        t.legacy.set("old", a, 1, ttl=0)  # expires at once
+        t.legacy.set_team({"chapter": 3})
         assert t.legacy.get("campaign", a) == {"wins": 2} and t.legacy.get("campaign", b, 0) == 0
-        assert t.legacy.get_team("chapter") == 3
+        assert t.legacy.get("old", a, "gone") == "gone"
+        assert t.legacy.get_team() == {"chapter": 3}
+        # the classic forms are the same data
+        assert t.retrieve_legacy_data(a, "campaign") == {"wins": 2}
+        t.store_legacy_team_data([1, 2])
+        assert t.legacy.get_team() == [1, 2]
         t.legacy.delete("campaign", a)
-        t.legacy.delete_team("chapter")
-        assert t.legacy.get("campaign", a) is None and t.legacy.get_team("chapter", "none") == "none"
+        t.remove_legacy_team_data()
+        assert t.legacy.get("campaign", a) is None and t.legacy.get_team("none") == "none"
+        with pytest.raises(GameSystemError, match="not a JSON value"):
+            t.legacy.set("bad", a, object())
         deck = t.deck_factory.create_deck("token")
         assert isinstance(deck, Deck)
         deck.create_cards([{"type": "gem", "type_arg": 1, "nbr": 3}], "bag")
