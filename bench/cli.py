@@ -61,10 +61,17 @@ def bench_server_cmd(tables: int, workers: int, database_url: str | None, action
 
 
 @bench.command("upgrade")
-@click.option("--tables", "count", default=200, show_default=True)
+@click.option("--tables", "count", default=200, show_default=True, type=click.IntRange(min=1),
+              help="Tables per backend and release kind.")
+@click.option("--backend", "backends", multiple=True, type=click.Choice(["sqlite", "postgresql", "mysql"]),
+              help="Repeat for several (default: all three; servers from ARENA_BENCH_POSTGRES_URL / "
+                   "ARENA_BENCH_MYSQL_URL, else ARENA_TEST_POSTGRES_URL / ARENA_TEST_MYSQL_URL).")
+@click.option("--kind", "kinds", multiple=True, type=click.Choice(["no_ddl", "add_column"]),
+              help="Release kinds (default both): a new statistic, or a new column.")
 @guarded
-def bench_upgrade_cmd(count: int) -> None:
-    """Seconds to upgrade N in-progress SQLite tables to a new release (one transaction each)."""
-    from bench.upgrade import bench_upgrade
+def bench_upgrade_cmd(count: int, backends: tuple[str, ...], kinds: tuple[str, ...]) -> None:
+    """Seconds to upgrade N in-progress tables to a new release (one transaction each), per
+    backend and per release kind."""
+    from bench.upgrade import BACKENDS, KINDS, bench_upgrades
 
-    click.echo(json.dumps(bench_upgrade(count)))
+    click.echo(json.dumps(bench_upgrades(count, backends or BACKENDS, kinds or KINDS)))

@@ -1,10 +1,15 @@
-"""``arena bench upgrade``: upgrading N in-progress SQLite tables to a new release."""
+"""``arena bench upgrade``: upgrading N in-progress tables to a new release, on SQLite,
+PostgreSQL and MariaDB, for a release without DDL (a new statistic) and one that adds a
+column (reaching every copy)."""
 
 from __future__ import annotations
 
+import os
+import random
 import subprocess
 import tempfile
 import time
+import uuid
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -16,30 +21,46 @@ from framework.platform.models import GameRecord
 from framework.scaffold import new_game
 
 GAME = "upgradebench"
-NEW_COLUMN = "\nALTER TABLE `player` ADD `player_luck` INT NOT NULL DEFAULT '0';\n"
+KINDS = ("no_ddl", "add_column")
+BACKENDS = ("sqlite", "postgresql", "mysql")
+NEW_STAT = '    Stat(14, "patience", clienttranslate("Patience"), "int", "player"),\n]\n'
+NEW_COLUMN = "\nALTER TABLE `player` ADD `player_luck` INT UNSIGNED NOT NULL DEFAULT '0';\n"
 UPGRADE = '''
 
     def upgrade_table_db(self, from_version: int) -> None:
-        import sqlalchemy as sa
-
-        self.migrate.add_column(
-            "player", sa.Column("player_luck", sa.Integer, nullable=False, server_default="0"))
+        if from_version < 9999999999:
+            self.migrate.add_column("player", "player_luck", "INT UNSIGNED NOT NULL DEFAULT 0")
 '''
+
+
+def server_urls() -> dict[str, str | None]:
+    """The database servers to measure on: ``ARENA_BENCH_POSTGRES_URL`` /
+    ``ARENA_BENCH_MYSQL_URL``, else the test suite's ``ARENA_TEST_*_URL``; None: not set."""
+    return {
+        "postgresql": os.environ.get("ARENA_BENCH_POSTGRES_URL") or os.environ.get("ARENA_TEST_POSTGRES_URL"),
+        "mysql": os.environ.get("ARENA_BENCH_MYSQL_URL") or os.environ.get("ARENA_TEST_MYSQL_URL"),
+    }
 
 
 def _git(repo: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
 
 
-def bench_upgrade(tables: int) -> dict[str, Any]:
-    """Create ``tables`` production tables at release A (one move each, not timed), then
-    time the upgrade of all of them to release B (a new ``player`` column, reaching every
-    copy; one transaction per table)."""
+def bench_upgrade(tables: int, kind: str = "add_column", server_url: str | None = None) -> dict[str, Any]:
+    """Create ``tables`` production tables at release A (a few moves each, not timed), then
+    time the upgrade of all of them to release B (``kind``: ``no_ddl``, a new statistic;
+    ``add_column``, a new ``player`` column reaching every copy; one transaction per table).
+    ``server_url``: a PostgreSQL or MariaDB server (a throw-away site on it, dropped after);
+    None: SQLite files."""
     from framework.releases.builds import build
     from framework.releases.deploy import deploy
     from framework.releases.upgrade import upgrade_all
     from framework.site import Site
+    from framework.storage.backends import drop_site, scratch_site_url
 
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}")
+    database_url = None if server_url is None else scratch_site_url(server_url, f"ub{uuid.uuid4().hex[:8]}")
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp) / "repo"
         (repo / "games").mkdir(parents=True)
@@ -51,26 +72,38 @@ def bench_upgrade(tables: int) -> dict[str, Any]:
         _git(repo, "commit", "-q", "-m", "A")
         registry = GameRegistry(packages={})
         registry.add_definition(load_game_from_directory(folder, f"arena_bench_{Path(tmp).name}"))
-        site = Site.open(Path(tmp) / "instance", registry=registry)
-        a = build(site, GAME, now=datetime(2026, 1, 1, 10, 0))["version"]
-        deploy(site, GAME, a)
-        created_start = time.perf_counter()
-        for i in range(tables):
-            site.runtime.create_table(GAME, 2, {}, seed=i, mode="production")
-        created = time.perf_counter() - created_start
-        (folder / "dbmodel.sql").write_text((folder / "dbmodel.sql").read_text() + NEW_COLUMN)
-        (folder / "game.py").write_text((folder / "game.py").read_text() + UPGRADE)
-        _git(repo, "commit", "-q", "-am", "B")
-        b = build(site, GAME, now=datetime(2026, 1, 1, 11, 0))["version"]
-        # Make B production without deploy's own upgrade run: only the upgrade is timed.
-        with Session(site.platform) as s, s.begin():
-            record = s.get(GameRecord, GAME)
-            assert record is not None
-            record.production_version = b
-        start = time.perf_counter()
-        summary = upgrade_all(site, GAME)
-        seconds = time.perf_counter() - start
-        site.close()
+        site = Site.open(Path(tmp) / "instance", database_url=database_url, registry=registry)
+        try:
+            a = build(site, GAME, now=datetime(2026, 1, 1, 10, 0))["version"]
+            deploy(site, GAME, a)
+            created_start = time.perf_counter()
+            rng = random.Random(1)
+            for i in range(tables):
+                table_id = site.runtime.create_table(GAME, 2, {}, seed=i, mode="production")
+                for _ in range(rng.randint(1, 4)):
+                    data = site.runtime.get_data(table_id, None)
+                    site.runtime.act(table_id, data["gamestate"]["active_player"], "draw", {})
+            created = time.perf_counter() - created_start
+            if kind == "add_column":
+                (folder / "dbmodel.sql").write_text((folder / "dbmodel.sql").read_text() + NEW_COLUMN)
+                (folder / "game.py").write_text((folder / "game.py").read_text() + UPGRADE)
+            else:
+                stats = folder / "stats.py"
+                stats.write_text(stats.read_text().replace("]\n", NEW_STAT, 1))
+            _git(repo, "commit", "-q", "-am", "B")
+            b = build(site, GAME, now=datetime(2026, 1, 1, 11, 0))["version"]
+            # Make B production without deploy's own upgrade run: only the upgrade is timed.
+            with Session(site.platform) as s, s.begin():
+                record = s.get(GameRecord, GAME)
+                assert record is not None
+                record.production_version = b
+            start = time.perf_counter()
+            summary = upgrade_all(site, GAME)
+            seconds = time.perf_counter() - start
+        finally:
+            site.close()
+            if database_url is not None:
+                drop_site(database_url)
     return {
         "tables": tables,
         "upgraded": summary["upgraded"],
@@ -79,3 +112,19 @@ def bench_upgrade(tables: int) -> dict[str, Any]:
         "ms_per_table": round(seconds * 1000 / max(tables, 1), 3),
         "setup_seconds_not_timed": round(created, 1),
     }
+
+
+def bench_upgrades(tables: int, backends: tuple[str, ...] = BACKENDS,
+                   kinds: tuple[str, ...] = KINDS) -> dict[str, Any]:
+    """``bench_upgrade`` for each backend and release kind: {backend: {kind: figures}}; a
+    server without a URL is reported as skipped, with how to give one."""
+    urls = server_urls()
+    out: dict[str, Any] = {}
+    for backend in backends:
+        if backend != "sqlite" and not urls.get(backend):
+            name = "POSTGRES" if backend == "postgresql" else "MYSQL"
+            out[backend] = {"skipped": f"set ARENA_BENCH_{name}_URL (or ARENA_TEST_{name}_URL)"}
+            continue
+        out[backend] = {kind: bench_upgrade(tables, kind, urls.get(backend) if backend != "sqlite" else None)
+                        for kind in kinds}
+    return out

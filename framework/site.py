@@ -79,7 +79,7 @@ class Site:
         """``make_engine``: the web app passes Flask-SQLAlchemy's, so ``db.session`` and the
         site share one engine (default: ``create_platform_engine``)."""
         path = Path(instance_path).resolve() if instance_path else default_instance_path()
-        path.mkdir(parents=True, exist_ok=True)
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)  # tables, secret key: the owner's only
         url = database_url or os.environ.get("ARENA_DATABASE_URL") or f"sqlite:///{path / 'platform.sqlite'}"
         backend = open_backend(url, path)  # SQLite files, PostgreSQL schemas or MariaDB databases
         if make_engine is None:

@@ -48,10 +48,14 @@ def extract_cmd(target: str) -> None:
 @i18n.command("update")
 @click.argument("target")
 @click.option("--lang", "languages", multiple=True, help="Only this language (repeatable); creates it.")
+@click.option("--drop-gone", is_flag=True,
+              help="Make translated strings gone from the sources obsolete, instead of keeping them for "
+                   "the log lines of games in progress (once no game in progress shows them).")
 @guarded
-def update_cmd(target: str, languages: tuple[str, ...]) -> None:
-    """Update (or create) each language's .po from messages.pot, keeping translations."""
-    for r in update_catalogs(_target(target), languages or None):
+def update_cmd(target: str, languages: tuple[str, ...], drop_gone: bool) -> None:
+    """Update (or create) each language's .po from messages.pot, keeping translations
+    (of strings gone from the sources too, for games in progress); run extract first."""
+    for r in update_catalogs(_target(target), languages or None, in_use=() if drop_gone else None):
         state = "created" if r.created else ("updated" if r.changed else "unchanged")
         click.echo(f"{r.lang}: {r.path} {state}; {r.untranslated} untranslated, {r.fuzzy} fuzzy")
 

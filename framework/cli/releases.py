@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import click
 
@@ -116,6 +117,26 @@ def deploy_cmd(ctx: click.Context, game: str, version: str, block: bool, force: 
     _print_report(result["check"])
     if result["upgrade"]:
         _print_summary(result["upgrade"])
+    _print_blocked(result)
+
+
+def _print_blocked(result: dict[str, Any]) -> None:
+    """What ``deploy`` did for blocked tables and the game's block and status."""
+    tables = result["blocked_tables"]
+    if tables["repaired"]:
+        count = len(tables["repaired"])
+        click.echo(f"unblocked {count} table{'s' if count != 1 else ''}: "
+                   + ", ".join(map(str, tables["repaired"])))
+    if tables["remaining"]:
+        count = len(tables["remaining"])
+        click.echo(f"{count} table remains blocked:" if count == 1 else f"{count} tables remain blocked:")
+        for t in tables["remaining"]:
+            click.echo(f"  table {t['table']}: {t['reason']}")
+    if result["game_blocked"]:
+        click.echo(f"{result['game']} stays blocked (it was blocked before the deploy): "
+                   f"arena game unblock {result['game']}")
+    if result["status"] != result["status_before"]:
+        click.echo(f"{result['game']} is {result['status']} again (a major release)")
 
 
 def _print_summary(summary: dict[str, object]) -> None:

@@ -34,6 +34,9 @@ from framework.storage.sql.translate import translate_dbmodel
 
 log = logging.getLogger(__name__)
 
+#: Characters of a table's seed (``game_tables.seed``).
+MAX_SEED_LENGTH = 64
+
 
 def default_tables_sql() -> str:
     """The framework's own tables (``global``, ``stats``, ``gamelog``, ``player``...), in
@@ -113,6 +116,8 @@ class TableFactory:
                 raise UserError("There is no seat ${seat} for a bot", "bad_seat", seat=seat)
         chosen = gdef.options.resolve(options or {})
         seed_text = str(seed) if seed is not None else secrets.token_hex(8)
+        if len(seed_text) > MAX_SEED_LENGTH:  # the platform's column holds no more
+            raise UserError("A seed has at most ${max} characters", "bad_seed", max=MAX_SEED_LENGTH)
         player_ids = [self.ensure_player(n, is_test=(mode == TableMode.STUDIO)) for n in names]
         with Session(self.platform) as s, s.begin():
             rec = GameTableRecord(

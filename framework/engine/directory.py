@@ -3,8 +3,10 @@ table runs, and whether a game is blocked."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,12 +17,16 @@ from framework.core.errors import NotFoundError
 from framework.core.kinds import TableMode
 from framework.game.registry import GameDefinition, GameRegistry
 from framework.platform.models import GameRecord, GameTableRecord
-from framework.storage.base import TableStore
+from framework.storage.base import TableConnection, TableStore
+
+RELEASE_SQL = "SELECT meta_value FROM arena_meta WHERE meta_key = 'release'"
 
 
 @dataclass(frozen=True)
 class TableInfo:
-    """What the runtime keeps of a table's registry row (never changes during play)."""
+    """What the runtime keeps of a table's registry row. Only a production table's release
+    changes during play (an upgrade or a rollback, maybe by another process): ``open``
+    reads it again in every transaction."""
 
     id: int
     game: str
@@ -29,8 +35,12 @@ class TableInfo:
 
 
 class TableDirectory:
-    """Table registry rows (cached: game, mode and release never change during play) and the
-    ``GameDefinition`` each table runs."""
+    """Table registry rows (cached per process) and the ``GameDefinition`` each table runs.
+
+    The release a production table runs is its database's (``arena_meta.release``), read in
+    the transaction that runs the code (``open``): another process may have upgraded or
+    rolled the table back since this one cached its row.
+    """
 
     def __init__(
         self, platform: Engine, store: TableStore, registry: GameRegistry,
@@ -63,6 +73,33 @@ class TableDirectory:
 
     def forget_table(self, table_id: int) -> None:
         self._tables.pop(table_id, None)
+
+    @contextmanager
+    def open(self, table_id: int, write: bool = True
+             ) -> Iterator[tuple[TableInfo, GameDefinition, TableConnection]]:
+        """The table's transaction (``write``: holding its lock), its registry row and the
+        code to run on it: a production table's release as its database records it in
+        this very transaction (the cached row is corrected when it is stale).
+
+        Raises:
+            NotFoundError: no such table.
+        """
+        info = self.table_info(table_id)
+        with self.store.connect(info.id, write=write) as db:
+            if info.mode == TableMode.PRODUCTION:
+                info = self.confirm_release(info, db)
+            yield info, self.game_for(info), db
+
+    def confirm_release(self, info: TableInfo, db: TableConnection) -> TableInfo:
+        """``info`` with the release the table's database records (read on ``db``); the
+        cache follows it."""
+        rows = db.execute(RELEASE_SQL).rows
+        recorded = rows[0]["meta_value"] if rows else info.release_version
+        if recorded == info.release_version:
+            return info
+        fresh = dataclasses.replace(info, release_version=recorded)
+        self._tables[info.id] = fresh
+        return fresh
 
     def game_for(self, info: TableInfo) -> GameDefinition:
         """Production tables run their release's stored code (``game_loader``), studio tables

@@ -81,9 +81,10 @@ class Gatekeeper:
             )
         if self.before_action is not None:
             info = self.before_action(info)
-            gdef = self.directory.game_for(info)
         try:
-            with self.directory.store.connect(info.id) as db:
+            # The release is read again under the table's lock: another process may have
+            # upgraded or rolled the table back since this one last looked.
+            with self.directory.open(info.id) as (info, gdef, db):
                 ctx = ActionContext(db=db, current_player_id=player_id, now=self.now)
                 table = gdef.table_class(ctx)
                 state = table.gamestate.state()
@@ -141,9 +142,8 @@ class Gatekeeper:
                      player_id: int | None = None) -> TableInfo:
         """``Runtime.apply_change`` up to the commit; the table's registry row."""
         info = self.directory.table_info(table_id)
-        gdef = self.directory.game_for(info)
         try:
-            with self.directory.store.connect(info.id) as db:
+            with self.directory.open(info.id) as (info, gdef, db):
                 table = gdef.table_class(ActionContext(db=db, current_player_id=None, now=self.now))
                 change(table)
                 self.driver.begin_move(table)

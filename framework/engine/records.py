@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, bindparam, insert, update
+from sqlalchemy import Engine, bindparam, delete, insert, update
 
 from framework.core.kinds import TablePhase
 from framework.engine.directory import TableDirectory
@@ -55,9 +55,7 @@ class GameRecords:
     def record_finish(self, table_id: int) -> None:
         """The registry row, the seats' ranks and every statistic of a finished table, in one
         platform transaction of three statements (once only: a second call changes nothing)."""
-        info = self.directory.table_info(table_id)
-        gdef = self.directory.game_for(info)
-        with self.directory.store.connect(table_id, write=False) as db:
+        with self.directory.open(table_id, write=False) as (info, gdef, db):
             ranking = ranking_of(db)
             stats = db.execute("SELECT stats_type, stats_player_id, stats_value FROM stats").rows
         with self.platform.begin() as conn:
@@ -78,6 +76,9 @@ class GameRecords:
                     [{"b_player": r["player_id"], "b_rank": r["rank"], "b_score": r["score"],
                       "b_aux": r["score_aux"]} for r in ranking],
                 )
+            # A studio table finished again (a slot loaded, a state jumped to): this finish's
+            # statistics replace the last one's.
+            conn.execute(delete(StatRecord).where(StatRecord.table_id == table_id))
             if stats:
                 recorded = self.now()
                 conn.execute(insert(StatRecord), [{

@@ -23,6 +23,7 @@ from framework.engine.directory import TableDirectory, TableInfo
 from framework.engine.errorlog import ErrorLog
 from framework.engine.gatekeeper import ActionResult, Gatekeeper
 from framework.engine.hooks import RuntimeHooks
+from framework.engine.notices import TableNotices, table_notices
 from framework.engine.open_tables import OpenTables
 from framework.engine.records import GameRecords
 from framework.engine.seats import Seats
@@ -102,6 +103,10 @@ class Runtime:
 
     def forget_blocked(self, game: str | None = None) -> None:
         self.directory.forget_blocked(game)
+
+    def notices(self, table_id: int) -> TableNotices:
+        """What the table's page tells its players: blocked, moved to another release."""
+        return table_notices(self.directory, table_id)
 
     # ------------------------------------------------------------------ players
     def ensure_player(self, name: str, is_test: bool = True) -> int:

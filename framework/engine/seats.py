@@ -36,9 +36,7 @@ class Seats:
         Raises:
             UserError: the requester is not at the table, or the target still has time.
         """
-        info = self.directory.table_info(table_id)
-        gdef = self.directory.game_for(info)
-        with self.directory.store.connect(info.id) as db:
+        with self.directory.open(table_id) as (info, gdef, db):
             table = gdef.table_class(ActionContext(db=db, current_player_id=requester_id, now=self.now))
             if table.gamestate.is_game_over():
                 raise GameOverError("This game is over", "game_over")
@@ -69,9 +67,7 @@ class Seats:
 
     def leave(self, table_id: int, player_id: int) -> None:
         """A player quits: their seat is played by ``zombie_turn`` from now on."""
-        info = self.directory.table_info(table_id)
-        gdef = self.directory.game_for(info)
-        with self.directory.store.connect(info.id) as db:
+        with self.directory.open(table_id) as (info, gdef, db):
             table = gdef.table_class(ActionContext(db=db, current_player_id=player_id, now=self.now))
             if table.gamestate.is_game_over():
                 raise GameOverError("This game is over", "game_over")
@@ -107,7 +103,6 @@ class Seats:
             return table.gamestate.is_game_over()
 
     def give_extra_time(self, table_id: int, player_id: int) -> None:
-        info = self.directory.table_info(table_id)
-        with self.directory.store.connect(info.id) as db:
-            table = self.directory.game_for(info).table_class(ActionContext(db=db, now=self.now))
+        with self.directory.open(table_id) as (_, gdef, db):
+            table = gdef.table_class(ActionContext(db=db, now=self.now))
             table.give_extra_time(player_id)

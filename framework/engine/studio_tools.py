@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from framework.core.errors import GameOverError, NotFoundError, UserError
+from framework.core.errors import GameCodeError, GameOverError, GameSystemError, NotFoundError, UserError
 from framework.core.kinds import TableMode, TablePhase
 from framework.engine.runtime import Runtime
 from framework.game.table import Table
@@ -18,6 +18,12 @@ from framework.platform.models import GameTableRecord, TableSeat
 from framework.storage.base import COPY_PREFIXES, TableConnection
 from framework.storage.sql.names import quote_identifier
 from framework.storage.sql.translate import translate_query
+
+
+class StateUnreachableError(UserError):
+    """A jump to a state whose code fails on the table as it is (rolled back, logged)."""
+
+    http_status = 409
 
 
 def set_bot(runtime: Runtime, table_id: int, player_id: int, kind: str | None) -> None:
@@ -67,7 +73,18 @@ def jump_to_state(runtime: Runtime, table_id: int, state_id: int) -> None:
     def change(table: Table) -> None:
         table.gamestate.jump_to_state(state_id)
 
-    runtime.apply_change(table_id, change, f"jump_to_state({state_id})")
+    label = f"jump_to_state({state_id})"
+    try:
+        runtime.apply_change(table_id, change, label)
+    except GameSystemError as exc:  # the game's code cannot run that state from these data
+        runtime.log_error(table_id, None, label, exc)
+        raise StateUnreachableError(
+            "The table cannot go to state ${state} from where it is (nothing changed): ${error}",
+            "state_unreachable", state=state_id, error=str(exc)) from exc
+    except GameCodeError as exc:
+        raise StateUnreachableError(
+            "The table cannot go to state ${state} from where it is (nothing changed): ${error}",
+            "state_unreachable", state=state_id, error=str(exc.__cause__ or exc)) from exc
     with Session(runtime.platform) as s, s.begin():
         rec = s.get(GameTableRecord, table_id)
         if rec is not None and state_id != 99 and rec.status == TablePhase.FINISHED:

@@ -33,9 +33,7 @@ class TableViews:
     @contextmanager
     def read(self, table_id: int, player_id: int | None = None) -> Iterator[Table]:
         """A table instance in a read-only transaction (for views and tests)."""
-        info = self.directory.table_info(table_id)
-        gdef = self.directory.game_for(info)
-        with self.directory.store.connect(info.id, write=False) as db:
+        with self.directory.open(table_id, write=False) as (_, gdef, db):
             yield gdef.table_class(ActionContext(db=db, current_player_id=player_id, now=self.now))
 
     def get_data(

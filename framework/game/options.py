@@ -115,7 +115,7 @@ class OptionCatalog:
         return values
 
     def _find(self, key: int | str) -> Option:
-        if isinstance(key, str) and not key.isdigit():
+        if isinstance(key, str) and not key.isdecimal():
             if key in self.by_key:
                 return self.by_key[key]
         else:

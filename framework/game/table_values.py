@@ -22,6 +22,10 @@ class TableValues(TableDatabase):
     definition: ClassVar[GameDefinition]
     #: label -> global id (10..89) of the game's own globals; options are added by key.
     GLOBALS: ClassVar[Mapping[str, int]] = {}
+    #: label -> the value an upgrade gives a global that is new in a release to tables in
+    #: progress (default 0); set it in ``upgrade_table_db`` when the part already played
+    #: should have made it something else (docs/releases.md).
+    GLOBAL_DEFAULTS: ClassVar[Mapping[str, int]] = {}
 
     def __init__(self, ctx: ActionContext) -> None:
         super().__init__(ctx)

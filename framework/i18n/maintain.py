@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -95,23 +95,70 @@ def _is_translated(message: Message) -> bool:
     return bool(message.string)
 
 
+#: The note on a translated string gone from the sources and kept in the catalog, so that
+#: the log lines games in progress already wrote with it stay translated.
+KEPT_NOTE = "arena: kept for games in progress (no longer in the sources)"
+
+
+def _key(msgid: str | Sequence[str]) -> str:
+    return msgid if isinstance(msgid, str) else msgid[0]
+
+
+def _stale_template(tgt: Target, template: Catalog) -> list[str]:
+    """The strings in which ``messages.pot`` and the sources differ (empty: up to date)."""
+    on_disk = {_key(m.id) for m in template if m.id}
+    fresh = {_key(m.id) for m in extract_messages(tgt).catalog if m.id}
+    return sorted(fresh - on_disk) + sorted(on_disk - fresh)
+
+
+def _keep_gone(catalog: Catalog, before: dict[str, Message], in_use: Collection[str] | None) -> None:
+    """Put back, as ordinary entries noted ``KEPT_NOTE``, the translated strings the update
+    dropped or made obsolete (Babel gives a changed string's translation to the new one, as
+    fuzzy, and forgets the old): a game in progress still shows them in its log. With
+    ``in_use``, only the strings it names are kept; the others become obsolete."""
+    for key, old in before.items():
+        if catalog.get(old.id) is not None or not _is_translated(old) or old.fuzzy:
+            continue
+        if in_use is not None and key not in in_use:
+            if key not in catalog.obsolete:
+                catalog.obsolete[key] = old
+            continue
+        catalog.obsolete.pop(key, None)
+        comments = list(old.auto_comments)
+        if KEPT_NOTE not in comments:
+            comments.append(KEPT_NOTE)
+        catalog.add(old.id, old.string, locations=(), flags=old.flags - {"fuzzy"},
+                    auto_comments=comments, user_comments=old.user_comments, context=old.context)
+
+
 def update_catalogs(
-    target: str | Path | Target, languages: Iterable[str] | None = None
+    target: str | Path | Target, languages: Iterable[str] | None = None,
+    in_use: Collection[str] | None = None,
 ) -> list[UpdateResult]:
     """Bring each language's ``.po`` in line with ``messages.pot``: new strings are added,
-    translations kept, a changed English string keeps its old translation marked fuzzy (not
-    used until a translator confirms it), removed strings are kept as obsolete.
+    translations kept, a changed English string gets its old translation marked fuzzy (not
+    used until a translator confirms it). A translated string gone from the sources stays in
+    the catalog, noted ``KEPT_NOTE``, so log lines that games in progress wrote with it stay
+    translated; ``in_use`` (msgids still shown by games in progress) limits that to those,
+    the others being kept as obsolete only.
 
     Raises:
-        UserError: there is no ``messages.pot`` yet.
+        UserError: there is no ``messages.pot`` yet, or it is older than the sources (run
+            ``arena i18n extract`` first); nothing is written.
     """
+    from framework.core.errors import UserError
+
     tgt = resolve_target(target)
     if not tgt.template_path.exists():
-        from framework.core.errors import UserError
-
         raise UserError("There is no ${path}: run arena i18n extract first", "no_template",
                         path=str(tgt.template_path))
     template = _read(tgt.template_path)
+    stale = _stale_template(tgt, template)
+    if stale:
+        raise UserError(
+            "${path} is out of date: ${count} strings differ from the sources (${first}); "
+            "run arena i18n extract ${target} first, then update", "stale_template",
+            path=str(tgt.template_path), count=len(stale), first=stale[0], target=tgt.name)
     results = []
     for lang in catalog_languages(tgt, languages):
         path = po_path(tgt.directory, lang)
@@ -121,7 +168,9 @@ def update_catalogs(
             catalog.revision_date = datetime.now(UTC)
         else:
             catalog = _read(path, lang)
+        before = {_key(m.id): m for m in catalog if m.id}
         catalog.update(template, no_fuzzy_matching=False, update_header_comment=False)
+        _keep_gone(catalog, before, in_use)
         catalog.fuzzy = False
         changed = _write_if_changed(path, _serialise(catalog, template=False))
         messages = [m for m in catalog if m.id]

@@ -229,13 +229,9 @@ def build(site: ReleaseContext, game: str, notes: str = "", major: bool = False,
             path.chmod(0o555 if path.is_dir() else 0o444)
         s.add(ReleaseRecord(game=game, version=version, git_commit=commit, notes=notes,
                             major=major, manifest=manifest))
-        rec = s.get(GameRecord, game)
-        if rec is None:
-            rec = GameRecord(name=game, status=ReleaseStage.ALPHA, blocked=False)
-            s.add(rec)
-        if major and rec.status == ReleaseStage.GOLD:
-            rec.status = ReleaseStage.BETA
-    return manifest
+        if s.get(GameRecord, game) is None:
+            s.add(GameRecord(name=game, status=ReleaseStage.ALPHA, blocked=False))
+    return manifest  # a major release turns a gold game into beta when it is deployed
 
 
 def list_releases(site: ReleaseContext, game: str) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ import tempfile
 import uuid
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,18 +21,20 @@ from framework.core.errors import ArenaError, UserError
 from framework.core.kinds import TableMode, TablePhase
 from framework.engine.runtime import Runtime
 from framework.game.registry import GameRegistry
+from framework.i18n import SOURCE_LANGUAGE, SUPPORTED_LANGUAGES, translator
 from framework.platform.db import create_platform_engine, upgrade_platform
 from framework.platform.models import GameTableRecord, ReleaseRecord
 from framework.releases import schema as schema_mod
-from framework.releases.builds import fresh_schema, load_release, release_manifest, self_imports
+from framework.releases.builds import fresh_schema, load_release, release_dir, release_manifest, self_imports
 from framework.releases.context import ReleaseContext, ScratchContext
+from framework.releases.globals_use import global_use
+from framework.releases.inuse import distinct_uses, tables_in_use
 from framework.releases.migrate import sync_copies
 from framework.releases.upgrade import apply_upgrade, production_version
 from framework.storage.base import TableConnection
 from framework.storage.sql.names import quote_identifier
 
 ERROR, BREAKING, WARNING, INFO = "error", "breaking", "warning", "info"
-REAL_TABLES_REHEARSED = 5
 
 
 @dataclass
@@ -41,6 +43,7 @@ class Finding:
     kind: str
     message: str
     advice: str = ""
+    tables: list[int] = field(default_factory=list)  # the tables in play it concerns
 
 
 @dataclass
@@ -118,8 +121,9 @@ def _check(site: ReleaseContext, game: str, version: str | None) -> CheckReport:
     findings += _states(site, game, prod, cand)
     findings += _stats(prod, cand)
     findings += _options_and_globals(prod, cand)
-    findings += _msgids(prod, cand)
+    findings += _msgids(site, game, production, candidate, prod, cand)
     findings += _rehearse(site, game, production, candidate)
+    findings += _new_globals(site, game, candidate, prod, cand)
     return CheckReport(game, candidate, production, findings)
 
 
@@ -194,9 +198,6 @@ def _options_and_globals(prod: dict[str, Any], cand: dict[str, Any]) -> list[Fin
             out.append(Finding(ERROR, "option", f"option {oid} lost values {gone}: tables created "
                                "with them could not go on", "keep the values"))
     old_g, new_g = prod["globals"], cand["globals"]
-    for label in sorted(set(new_g) - set(old_g)):
-        out.append(Finding(INFO, "global", f"new global {label} ({new_g[label]}): tables in progress "
-                           "get its declared default"))
     for label in sorted(set(old_g) - set(new_g)):
         out.append(Finding(INFO, "global", f"global {label} is no longer declared"))
     for label in sorted(set(old_g) & set(new_g)):
@@ -207,18 +208,59 @@ def _options_and_globals(prod: dict[str, Any], cand: dict[str, Any]) -> list[Fin
     return out
 
 
-def _msgids(prod: dict[str, Any], cand: dict[str, Any]) -> list[Finding]:
+def _translated_in(package: Path, msgid: str, framework_only: bool = False) -> list[str]:
+    """The languages in which the catalogs of a release (the game's, then the framework's)
+    translate ``msgid``."""
+    return [lang for lang in SUPPORTED_LANGUAGES if lang != SOURCE_LANGUAGE
+            and translator(lang, None if framework_only else package).is_translated(msgid)]
+
+
+def _msgids(site: ReleaseContext, game: str, production: str, candidate: str,
+            prod: dict[str, Any], cand: dict[str, Any]) -> list[Finding]:
+    """Strings of the production release gone from the candidate: what their translations
+    become (games in progress show the old ones in their logs), and what they were changed
+    into, when the candidate has a string like it, already translated or not."""
     out = []
     kept = set(cand["msgids"])
+    prod_package = release_dir(site, game, production)
+    cand_package = release_dir(site, game, candidate)
     added = [m for m in cand["msgids"] if m not in set(prod["msgids"])]
+    existing = [m for m in cand["msgids"] if m not in added]
     for old in prod["msgids"]:
         if old in kept:
             continue
-        near = difflib.get_close_matches(old, added, n=1, cutoff=0.75)
-        advice = (f"it looks changed into {near[0]!r}: fix the English in the translations' "
-                  "msgid too, or keep the old string" if near else "its translations are lost")
-        out.append(Finding(WARNING, "msgid", f"the string {old!r} is gone: its translations are lost",
-                           advice))
+        had = _translated_in(prod_package, old)
+        still = [lang for lang in had if lang in _translated_in(cand_package, old)]
+        lost = [lang for lang in had if lang not in still]
+        if lost:
+            severity, what = WARNING, (f"its {', '.join(lost)} translations are lost: the log lines games in "
+                                       "progress wrote with it turn English")
+        elif had:
+            severity, what = INFO, (f"its {', '.join(still)} translations stay in the catalogs for the "
+                                    "log lines of games in progress")
+        else:
+            severity, what = INFO, "it had no translations"
+        near = (difflib.get_close_matches(old, added, n=1, cutoff=0.75)
+                or difflib.get_close_matches(old, existing, n=1, cutoff=0.6))
+        if near:
+            new = near[0]
+            ready = _translated_in(cand_package, new)
+            framework = _translated_in(cand_package, new, framework_only=True)
+            in_framework = bool(framework) and set(framework) >= set(ready)
+            where = "the framework's catalog" if in_framework else "the game's catalog"
+            if ready:
+                advice = (f"it looks changed into {new!r}, an existing string already translated in {where} "
+                          f"({', '.join(ready)}): nothing to translate again")
+            else:
+                advice = (f"it looks changed into {new!r}, which has no translation yet: translate it, "
+                          "or keep the old string")
+        else:
+            advice = ""
+        if lost:
+            advice = (advice + "; " if advice else "") + (
+                "run arena i18n extract and arena i18n update before building (they keep the old string's "
+                "translations), or keep the old string")
+        out.append(Finding(severity, "msgid", f"the string {old!r} is gone: {what}", advice))
     return out
 
 
@@ -252,40 +294,69 @@ def _rehearse(site: ReleaseContext, game: str, production: str, candidate: str) 
         registry.add_definition(prod_def)
         scratch = scratch_site(site, Path(tmp) / "rehearsal", registry)
         try:
-            subjects: list[tuple[str, Callable[[], AbstractContextManager[TableConnection]]]] = []
+            Opener = Callable[[], AbstractContextManager[TableConnection]]
+            subjects: list[tuple[str, str, Opener, list[int]]] = []
             try:
                 fresh = scratch.runtime.create_table(game, prod_def.info.min_players, {},
                                                      seed="rehearsal", definition=prod_def)
-                subjects.append(("a new table at " + production,
-                                 functools.partial(scratch.store.connect, fresh)))
+                subjects.append(("a new table at " + production, production,
+                                 functools.partial(scratch.store.connect, fresh), []))
             except ArenaError as exc:
                 out.append(Finding(ERROR, "rehearsal", f"cannot create a table at {production}: {exc}"))
-            for table_id, version in live_tables(site, game)[:REAL_TABLES_REHEARSED]:
-                if version != production:
+            # One table for each (release, state) in play, blocked ones and ones not yet
+            # upgraded lazily included: they take the older branches of upgrade_table_db.
+            for (version, state), ids in distinct_uses(tables_in_use(site, game)).items():
+                if version is None or version == candidate:
                     continue
+                others = f", for {len(ids)} tables" if len(ids) > 1 else ""
                 # A copy of the table (or, on PostgreSQL, the table in a rolled-back transaction).
-                subjects.append((f"a copy of table {table_id}",
-                                 functools.partial(site.store.rehearsal, table_id)))
-            for label, open_subject in subjects:
+                subjects.append((f"a copy of table {ids[0]} (release {version}, state {state}{others})",
+                                 version, functools.partial(site.store.rehearsal, ids[0]), ids))
+            for label, version, open_subject, ids in subjects:
                 try:
                     with open_subject() as db:
-                        apply_upgrade(db, cand_def, production, candidate)
+                        apply_upgrade(db, cand_def, version, candidate)
                         actual = schema_mod.reflect(db)
                         leftover = sync_copies(db)
                 except Exception as exc:  # the rehearsal reports any failure of game code
                     out.append(Finding(ERROR, "rehearsal", f"upgrading {label} failed: {exc}",
-                                       "fix upgrade_table_db and build again"))
+                                       "fix upgrade_table_db and build again", ids))
                     continue
                 problems = schema_mod.diff(backend_expected, actual)
                 if problems:
                     out.append(Finding(ERROR, "rehearsal", f"after upgrade_table_db, {label} differs from "
                                        "a new table: " + "; ".join(problems[:10]),
-                                       "add the missing steps to upgrade_table_db (self.migrate...)"))
+                                       "add the missing steps to upgrade_table_db (self.migrate...)", ids))
                 if leftover:
-                    out.append(Finding(ERROR, "rehearsal", f"copies of {label} were out of step: {leftover}"))
+                    out.append(Finding(ERROR, "rehearsal", f"copies of {label} were out of step: {leftover}",
+                                       tables=ids))
         finally:
             scratch.store.drop_all()
             scratch.close()
     if not any(f.kind == "rehearsal" for f in out) and changes:
         out.append(Finding(INFO, "rehearsal", "upgrade rehearsal passed: upgraded tables match new ones"))
+    return out
+
+
+def _new_globals(site: ReleaseContext, game: str, candidate: str, prod: dict[str, Any],
+                 cand: dict[str, Any]) -> list[Finding]:
+    """A new global that ``upgrade_table_db`` does not set holds its default in tables in
+    progress, whatever the part already played should have made it: a warning naming the
+    code that reads it."""
+    out = []
+    new = sorted(set(cand["globals"]) - set(prod["globals"]))
+    table_class = load_release(site, game, candidate).table_class if new else None
+    defaults = dict(getattr(table_class, "GLOBAL_DEFAULTS", {}))
+    for label in new:
+        what = f"new global {label} ({cand['globals'][label]})"
+        use = global_use(release_dir(site, game, candidate), label)
+        if use.set_by_upgrade:
+            out.append(Finding(INFO, "global", f"{what}: set by upgrade_table_db in tables in progress"))
+            continue
+        read = ("read by " + ", ".join(use.readers[:6])) if use.readers else "no code reads it by name"
+        out.append(Finding(WARNING, "global", f"{what}: tables in progress get {defaults.get(label, 0)} "
+                           f"(GLOBAL_DEFAULTS) for the part already played; {read}",
+                           f"set it in upgrade_table_db from what the table holds "
+                           f"(self.set_game_state_value({label!r}, ...)), or check that the default "
+                           "is right for games in progress"))
     return out

@@ -5,17 +5,22 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Hashable
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import sqlalchemy as sa
 from alembic.operations import Operations
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy.pool import StaticPool
+from sqlglot import exp
 
+from framework.core.errors import GameSystemError
 from framework.releases.owned import OwnedTransaction, owned_engine_options
-from framework.releases.schema import definition, remember
-from framework.storage.base import COPY_PREFIXES, TableConnection
+from framework.releases.schema import catalog, copy_signature, definition, is_live, remember
+from framework.storage.base import COPY_PREFIXES, DDLNeededError, TableConnection, TableStore
+from framework.storage.sql.declared import declared_column
 from framework.storage.sql.names import quote_identifier
+from framework.storage.sql.parse import parse_prepared, prepare
+from framework.storage.sql.translate import translate_statements
 
 _URLS = {"sqlite": "sqlite://", "postgresql": "postgresql+psycopg://", "mysql": "mysql+pymysql://"}
 # SQLite schema definitions whose copies were found in step with the live tables (bounded).
@@ -25,6 +30,33 @@ _IN_STEP_MAX = 32
 _REBUILDS: dict[Hashable, tuple[str, ...]] = {}
 _REBUILDS_MAX = 64
 _CHANGES = {"CREATE", "INSERT", "DROP", "ALTER", "UPDATE", "DELETE"}
+
+T = TypeVar("T")
+
+
+class CopyNeededError(RuntimeError):
+    """The upgrade needs DDL, which this store makes all-or-nothing only on a copy of the
+    table's database, and the caller cannot wait for one (a player's move)."""
+
+
+def in_upgrade(store: TableStore, table_id: int, body: Callable[[TableConnection], T],
+               copy_allowed: bool = True) -> T:
+    """``body`` run in one all-or-nothing upgrade transaction of the table: first without DDL
+    (MariaDB then upgrades in place, no copy of the database), and only if that attempt
+    wanted DDL, again from the start with it (MariaDB: on a copy swapped in at the end).
+
+    Raises:
+        CopyNeededError: the attempt without DDL wanted some, and ``copy_allowed`` is False
+            (nothing was kept).
+    """
+    try:
+        with store.upgrading(table_id, ddl=False) as db:
+            return body(db)
+    except DDLNeededError as exc:
+        if not copy_allowed:
+            raise CopyNeededError(f"table {table_id}: the upgrade runs DDL") from exc
+    with store.upgrading(table_id) as db:
+        return body(db)
 
 
 def _first_word(sql: str) -> str:
@@ -66,10 +98,64 @@ def _operation_key(name: str, column: str, kw: dict[str, Any]) -> Hashable | Non
             value = value()
         if isinstance(value, sa.types.TypeEngine):
             value = value.compile(dialect=sql_dialect("sqlite"))
+        elif isinstance(value, sa.TextClause):
+            value = ("text", value.text)
         elif not (value is None or isinstance(value, str | int | float | bool)):
             return None
         parts.append((key, value))
     return tuple(parts)
+
+
+class DeclaredType(sa.types.UserDefinedType[Any]):
+    """A column type given as the backend's own text (what ``dbmodel.sql``'s translation gave)."""
+
+    cache_ok = True
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def get_col_spec(self, **kw: Any) -> str:
+        return self.text
+
+
+def _column_text(column: sa.Column[Any] | str, definition: str | None) -> tuple[str, str]:
+    """(name, MySQL definition) of a column given as a name and its MySQL definition, or as a
+    SQLAlchemy column (compiled by SQLAlchemy's MySQL dialect)."""
+    if isinstance(column, str):
+        if definition is None:
+            raise TypeError(f"add_column: the column {column!r} needs its MySQL definition, "
+                            "e.g. \"INT UNSIGNED NOT NULL DEFAULT 0\"")
+        return column, definition
+    if definition is not None:
+        raise TypeError("add_column: a SQLAlchemy column carries its own definition")
+    dialect = sql_dialect("mysql")
+    compiled = str(sa.schema.CreateColumn(column).compile(dialect=dialect))
+    head = dialect.identifier_preparer.format_column(column)
+    if not compiled.startswith(head):
+        raise GameSystemError(f"cannot read SQLAlchemy's MySQL definition of {column.name}: {compiled}")
+    return str(column.name), compiled[len(head):].strip()
+
+
+def _target_type_of(type_: Any, dialect: str) -> str:
+    """The type ``dbmodel.sql``'s translation gives the MySQL form of a SQLAlchemy type."""
+    if isinstance(type_, DeclaredType):
+        return type_.text
+    if isinstance(type_, type):
+        type_ = type_()
+    mysql_text = str(type_.compile(dialect=sql_dialect("mysql")))
+    return declared_column(mysql_text, cast("Any", dialect)).type
+
+
+def _without_keys(spec: str) -> str:
+    """A MySQL column definition without PRIMARY KEY, UNIQUE and AUTO_INCREMENT (for copies)."""
+    tree = parse_prepared(prepare(f"ALTER TABLE `t` ADD `c` {spec}"))
+    coldef = tree.find(exp.ColumnDef)
+    if coldef is None:
+        return spec
+    keys = (exp.PrimaryKeyColumnConstraint, exp.UniqueColumnConstraint, exp.AutoIncrementColumnConstraint)
+    coldef.set("constraints", [c for c in coldef.constraints if not isinstance(c.args.get("kind"), keys)])
+    text = coldef.sql("mysql")
+    return text[len(coldef.this.sql("mysql")):].strip()
 
 
 class TableMigrator:
@@ -151,28 +237,96 @@ class TableMigrator:
             raw.set_trace_callback(None)
         return executed
 
-    def add_column(self, table: str, column: sa.Column[Any]) -> None:
-        # Plain DDL compiled by SQLAlchemy: Alembic's machinery is not needed to add a column.
-        spec = str(sa.schema.CreateColumn(column).compile(dialect=sql_dialect(self.db.dialect)))
-        for name in self._targets(table):
-            self.db.execute(f"ALTER TABLE {quote_identifier(name, self.db.dialect)} ADD COLUMN {spec}")
-        self.changed.append(f"add column {table}.{column.name}")
+    def _run_mysql(self, sql: str) -> None:
+        """One MySQL statement, translated as ``dbmodel.sql`` is (MariaDB: as written)."""
+        for statement in translate_statements(sql, self.db.dialect):
+            self.db.execute(statement)
+
+    def add_column(self, table: str, column: sa.Column[Any] | str, definition: str | None = None) -> None:
+        """Add a column to ``table`` and its copies, made exactly as ``dbmodel.sql``'s
+        ``ALTER TABLE ... ADD`` makes it on this backend.
+
+        ``add_column("player", "player_luck", "INT UNSIGNED NOT NULL DEFAULT 0")``: the
+        definition in MySQL, as in ``dbmodel.sql``. ``add_column("player", sa.Column(...))``:
+        a SQLAlchemy column, compiled for MySQL and then translated the same way (so
+        ``sa.Integer`` is what ``INT`` is; an unsigned column needs the MySQL text or
+        ``sqlalchemy.dialects.mysql.INTEGER(unsigned=True)``).
+        """
+        name, spec = _column_text(column, definition)
+        for target in self._targets(table):
+            copy = target != table
+            if copy and self.db.dialect != "mysql":  # copies are storage: no keys, no counters
+                spec_here = _without_keys(spec)
+            else:
+                spec_here = spec
+            self._run_mysql(f"ALTER TABLE {quote_identifier(target, 'mysql')} ADD "
+                            f"{quote_identifier(name, 'mysql')} {spec_here}")
+        self.changed.append(f"add column {table}.{name}")
 
     def drop_column(self, table: str, column: str) -> None:
         self._rebuild_all(table, _operation_key("drop_column", column, {}),
                           lambda batch: batch.drop_column(column))
         self.changed.append(f"drop column {table}.{column}")
 
-    def alter_column(self, table: str, column: str, **kw: Any) -> None:
-        """Alembic's ``alter_column`` (type_, nullable, server_default, new_column_name...)."""
-        self._rebuild_all(table, _operation_key("alter_column", column, kw),
-                          lambda batch: batch.alter_column(column, **kw))
+    def alter_column(self, table: str, column: str, definition: str | None = None, **kw: Any) -> None:
+        """Change a column of ``table`` and its copies.
+
+        ``alter_column("card", "card_note", "VARCHAR(255) NOT NULL DEFAULT ''")``: the whole
+        new definition in MySQL (as ``MODIFY`` takes it), made as ``dbmodel.sql`` would make
+        it. Otherwise Alembic's ``alter_column`` keywords (``type_``, ``nullable``,
+        ``server_default``, ``new_column_name``...); a SQLAlchemy ``type_`` becomes the type
+        ``dbmodel.sql`` would give its MySQL form.
+        """
+        if definition is not None:
+            if kw:
+                raise TypeError("alter_column: give a MySQL definition or Alembic's keywords, not both")
+            self._alter_declared(table, column, definition)
+        else:
+            if "type_" in kw:
+                kw["type_"] = DeclaredType(_target_type_of(kw["type_"], self.db.dialect))
+            self._rebuild_all(table, _operation_key("alter_column", column, kw),
+                              lambda batch: batch.alter_column(column, **kw))
         self.changed.append(f"alter column {table}.{column}")
 
-    def create_table(self, table: str, *columns: sa.Column[Any], **kw: Any) -> None:
-        self.ops.create_table(table, *columns, **kw)
+    def _alter_declared(self, table: str, column: str, definition: str) -> None:
+        if self.db.dialect != "sqlite":  # MODIFY, translated (MariaDB: as written)
+            for target in self._targets(table):
+                self._run_mysql(f"ALTER TABLE {quote_identifier(target, 'mysql')} MODIFY "
+                                f"{quote_identifier(column, 'mysql')} {definition}")
+            return
+        # SQLite cannot change a column: Alembic rebuilds the table with the declaration the
+        # translation gives.
+        declared = declared_column(definition, "sqlite")
+        default = None if declared.default is None else sa.text(declared.default)
+        kw: dict[str, Any] = {"type_": DeclaredType(declared.type), "nullable": not declared.not_null,
+                              "server_default": default}
+        self._rebuild_all(table, _operation_key("alter_column", column, kw),
+                          lambda batch: batch.alter_column(column, **kw))
+
+    def create_table(self, table: str, *columns: sa.Column[Any] | str) -> None:
+        """Create ``table`` as ``dbmodel.sql``'s ``CREATE TABLE`` would, and its copies.
+
+        Each of ``columns`` is a SQLAlchemy column (compiled for MySQL, then translated) or a
+        piece of the MySQL statement: a column (``"`roll_id` INT UNSIGNED NOT NULL
+        AUTO_INCREMENT"``) or a key (``"PRIMARY KEY (`roll_id`)"``).
+        """
+        pieces: list[str] = []
+        primary: list[str] = []
+        # On a table, SQLAlchemy knows which integer primary key auto-increments.
+        sa.Table(table, sa.MetaData(), *(c for c in columns if not isinstance(c, str)))
+        for column in columns:
+            if isinstance(column, str):
+                pieces.append(column)
+                continue
+            name, spec = _column_text(column, None)
+            pieces.append(f"{quote_identifier(name, 'mysql')} {spec}")
+            if column.primary_key:
+                primary.append(quote_identifier(name, "mysql"))
+        if primary:
+            pieces.append(f"PRIMARY KEY ({', '.join(primary)})")
+        self._run_mysql(f"CREATE TABLE {quote_identifier(table, 'mysql')} (" + ", ".join(pieces) + ")")
         for prefix in COPY_PREFIXES:
-            self.ops.create_table(prefix + table, *(c._copy() for c in columns))
+            self.db.copy_structure(table, prefix + table)
         self.changed.append(f"create table {table}")
 
     def drop_table(self, table: str) -> None:
@@ -203,63 +357,54 @@ class TableMigrator:
 
 
 def sync_copies(db: TableConnection, known_definition: Hashable | None = None) -> list[str]:
-    """Give every copy the live table's columns (catches changes made with raw SQL), keeping
-    the rows of the columns both have; create copies of new tables; drop copies of dropped
+    """Give every copy the live table's columns, with their types (``schema.copy_signature``:
+    catches changes made with raw SQL, a widened VARCHAR too), keeping the rows of the columns
+    both have; create copies of new tables; drop copies of dropped
     tables. Returns what it changed. ``known_definition``: as for ``schema.reflect``."""
     key = known_definition if known_definition is not None else definition(db)
-    if key is not None and key in _IN_STEP:
+    if db.dialect == "sqlite" and key is not None and key in _IN_STEP:
         return []
-    changed = _sync_copies(db)
-    if key is not None and not changed:
+    changed = _sync_copies(db, key)
+    if db.dialect == "sqlite" and key is not None and not changed:
         remember(_IN_STEP, key, None, _IN_STEP_MAX)
     return changed
 
 
-def _sync_copies(db: TableConnection) -> list[str]:
+def _sync_copies(db: TableConnection, known_definition: Hashable | None) -> list[str]:
     def q(name: str) -> str:  # names read from the catalog: spelled exactly
         return quote_identifier(name, db.dialect, keep_case=True)
 
-    all_columns = getattr(db, "all_columns", None)
-    columns: dict[str, list[str]] = (
-        all_columns() if all_columns else {t: db.column_names(t) for t in db.table_names()}
-    )
-    names = set(columns)
-    live = [t for t in names if not t.startswith(COPY_PREFIXES) and not t.startswith("_alembic")]
+    tables = catalog(db, known_definition)
+    live = [t for t in tables if is_live(t)]
     changed: list[str] = []
     for table in live:
-        cols = columns[table]
+        signature = copy_signature(db.dialect, tables[table])
+        cols = [c.name for c in tables[table].columns]
         for prefix in COPY_PREFIXES:
             copy = prefix + table
-            if copy not in names:
+            if copy not in tables:
                 db.copy_structure(table, copy)
                 changed.append(f"created {copy}")
                 continue
-            copy_cols = columns[copy]
-            if copy_cols == cols:
+            if copy_signature(db.dialect, tables[copy]) == signature:
                 continue
+            copy_cols = [c.name for c in tables[copy].columns]
             common = [c for c in cols if c in copy_cols]
             tmp = f"zz_tmp_{copy}"[:60]
             db.copy_structure(table, tmp)
             if common:
                 col_list = ", ".join(q(c) for c in common)
                 db.execute(f"INSERT INTO {q(tmp)} ({col_list}) SELECT {col_list} FROM {q(copy)}")
-            for column, default in _defaults(db, table).items():
-                if column not in copy_cols and default is not None:
-                    db.execute(f"UPDATE {q(tmp)} SET {q(column)} = {default}")
+            if db.dialect == "sqlite":  # CREATE TABLE ... AS keeps no default: give the new columns theirs
+                for column in tables[table].columns:
+                    if column.name not in copy_cols and column.default is not None:
+                        db.execute(f"UPDATE {q(tmp)} SET {q(column.name)} = {column.default}")
             db.execute(f"DROP TABLE {q(copy)}")
             db.execute(f"ALTER TABLE {q(tmp)} RENAME TO {q(copy)}")
             changed.append(f"rebuilt {copy}")
-    for name in names:
+    for name in tables:
         for prefix in COPY_PREFIXES:
             if name.startswith(prefix) and name[len(prefix):] not in live:
                 db.execute(f"DROP TABLE {q(name)}")
                 changed.append(f"dropped {name}")
     return changed
-
-
-def _defaults(db: TableConnection, table: str) -> dict[str, str | None]:
-    """Column -> default expression of a live table (SQLite: as declared)."""
-    if db.dialect != "sqlite":
-        return {}
-    rows = db.execute(f"PRAGMA table_info({quote_identifier(table, 'sqlite')})").rows
-    return {r["name"]: r["dflt_value"] for r in rows}

@@ -1,18 +1,20 @@
-"""The normalised schema of a table database (live tables only), and the diff of two."""
+"""The normalised schema of a table database (live tables, full types), what its copies must
+share with them, and the diff of two schemas."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Hashable
 from typing import Any
 
-from framework.releases.owned import OwnedTransaction, owned_engine_options
 from framework.storage.base import COPY_PREFIXES, TableConnection
+from framework.storage.catalog import Catalog, CatalogColumn, CatalogTable, read_catalog
 
 Schema = dict[str, dict[str, Any]]
 
-# Reflections of SQLite schemas by their definition (an upgrade run meets the same few over
+# Catalogs of SQLite databases by their definition (an upgrade run meets the same few over
 # and over); bounded, as each key holds the CREATE statements of a whole database.
-_REFLECTED: dict[Hashable, Schema] = {}
+_REFLECTED: dict[Hashable, Catalog] = {}
 _REFLECTED_MAX = 32
 
 
@@ -68,95 +70,112 @@ def definition(db: TableConnection) -> Hashable | None:
     )
 
 
-def _copy(schema: Schema) -> Schema:
-    return {t: {"columns": list(v["columns"]), "indexes": list(v["indexes"])} for t, v in schema.items()}
+def is_live(name: str) -> bool:
+    return not name.startswith(COPY_PREFIXES) and not name.startswith(("zz_", "_alembic"))
 
 
-def reflect(db: TableConnection, known_definition: Hashable | None = None) -> Schema:
-    """table -> {"columns": [(name, type, notnull, default, pk)], "indexes": [...]}.
+def column_type(column: CatalogColumn) -> str:
+    """The type the comparison sees: the full declared type, and its auto-increment."""
+    return f"{column.type} {column.extra}".strip()
 
-    Copies (``zz_*``) are left out: they follow the live tables. ``known_definition``: the
-    database's ``definition`` if the caller has just read it (and changed nothing since).
-    """
+
+def _schema_of(catalog: Catalog) -> Schema:
+    schema: Schema = {}
+    for table, entry in catalog.items():
+        if not is_live(table):
+            continue
+        schema[table.lower()] = {
+            "columns": sorted((c.name.lower(), column_type(c), c.not_null, _default(c.default), c.pk)
+                              for c in entry.columns),
+            "indexes": sorted((tuple(n.lower() for n in cols), unique) for cols, unique in entry.indexes),
+        }
+    return schema
+
+
+_SNAPSHOTS = itertools.count()
+
+
+def snapshot(db: TableConnection) -> Hashable:
+    """A key for what ``db``'s schema is now, to pass as ``known_definition`` while nothing
+    changes it: SQLite's ``definition``; elsewhere a fresh token, under which the first
+    catalog read is remembered (so a schema check right after ``sync_copies`` found nothing
+    to do reads the catalog once, not twice)."""
+    if db.dialect == "sqlite":
+        return definition(db)
+    return ("snapshot", db.dialect, next(_SNAPSHOTS))
+
+
+def catalog(db: TableConnection, known_definition: Hashable | None = None) -> Catalog:
+    """``db``'s catalog (storage.catalog); on SQLite remembered per definition, elsewhere per
+    ``snapshot``. Callers must not change it. ``known_definition``: as for ``reflect``."""
     if db.dialect != "sqlite":
-        return _reflect_sqlalchemy(db)
+        if known_definition is None:
+            return read_catalog(db)
+        found = _REFLECTED.get(known_definition)
+        if found is None:
+            found = read_catalog(db)
+            remember(_REFLECTED, known_definition, found, _REFLECTED_MAX)
+        return found
     key = known_definition if known_definition is not None else definition(db)
     cached = _REFLECTED.get(key)
     if cached is None:
-        cached = _reflect_sqlite(db)
+        cached = read_catalog(db)
         remember(_REFLECTED, key, cached, _REFLECTED_MAX)
-    return _copy(cached)
+    return cached
 
 
-def _reflect_sqlite(db: TableConnection) -> Schema:
-    schema: Schema = {}
-    # Two statements for the whole database (table-valued pragmas), not a few per table.
-    live = ("m.type = 'table' AND substr(m.name, 1, 7) <> 'sqlite_' AND substr(m.name, 1, 3) <> 'zz_' "
-            "AND substr(m.name, 1, 8) <> '_alembic'")
-    for c in db.execute(
-        "SELECT m.name AS tbl, p.name, p.type, p.\"notnull\" AS nn, p.dflt_value, p.pk "
-        f"FROM sqlite_master AS m JOIN pragma_table_info(m.name) AS p WHERE {live}"
-    ).rows:
-        entry = schema.setdefault(c["tbl"].lower(), {"columns": [], "indexes": []})
-        entry["columns"].append((c["name"].lower(), sqlite_affinity(c["type"] or ""), bool(c["nn"]),
-                                 _default(c["dflt_value"]), int(c["pk"])))
-    indexes: dict[tuple[str, str], tuple[list[str], bool]] = {}
-    for ix in db.execute(
-        "SELECT m.name AS tbl, l.name AS ix, l.\"unique\" AS uq, i.name AS col "
-        f"FROM sqlite_master AS m JOIN pragma_index_list(m.name) AS l "
-        "JOIN pragma_index_info(l.name) AS i "
-        f"WHERE {live} AND l.origin <> 'pk' ORDER BY m.name, l.name, i.seqno"
-    ).rows:
-        key = (ix["tbl"].lower(), ix["ix"])
-        indexes.setdefault(key, ([], bool(ix["uq"])))[0].append(str(ix["col"]).lower())
-    for (table, _), (cols, unique) in indexes.items():
-        schema[table]["indexes"].append((tuple(cols), unique))
-    for entry in schema.values():
-        entry["columns"].sort()
-        entry["indexes"].sort()
-    return schema
+def reflect(db: TableConnection, known_definition: Hashable | None = None) -> Schema:
+    """table -> {"columns": [(name, type, notnull, default, pk)], "indexes": [...]}: full
+    types (length, precision, sign, auto-increment) as the backend declares them.
+
+    Copies (``zz_*``) are left out: they follow the live tables (``copy_signature``).
+    ``known_definition``: the database's ``definition`` if the caller has just read it (and
+    changed nothing since).
+    """
+    return _schema_of(catalog(db, known_definition))
 
 
-def _reflect_sqlalchemy(db: TableConnection) -> Schema:
-    from sqlalchemy import create_engine, inspect
-    from sqlalchemy.pool import StaticPool
+def copy_signature(db_dialect: str, table: CatalogTable) -> list[tuple[Any, ...]]:
+    """What a copy (``zz_*``) must share with its live table, column by column, in order:
+    the name and type (SQLite: the type's affinity, all SQLite enforces; a copy made with
+    ``CREATE TABLE ... AS`` keeps no more) and, on the servers, nullability. Keys, defaults
+    and auto-increment are the live table's business."""
+    if db_dialect == "sqlite":
+        return [(c.name, sqlite_affinity(c.type)) for c in table.columns]
+    return [(c.name, c.type, c.not_null) for c in table.columns]
 
-    raw = OwnedTransaction(db.dbapi_connection())
-    url = {"postgresql": "postgresql+psycopg://", "mysql": "mysql+pymysql://"}[db.dialect]
-    engine = create_engine(url, creator=lambda: raw, poolclass=StaticPool, pool_reset_on_return=None,
-                           **owned_engine_options(db.dialect))
-    insp = inspect(engine.connect())
-    schema: Schema = {}
-    for table in insp.get_table_names():
-        if table.startswith(COPY_PREFIXES):
-            continue
-        pk = insp.get_pk_constraint(table).get("constrained_columns", [])
-        columns = [
-            (c["name"].lower(), str(c["type"]).split("(")[0].upper(), not c["nullable"],
-             _default(c.get("default")), pk.index(c["name"]) + 1 if c["name"] in pk else 0)
-            for c in insp.get_columns(table)
-        ]
-        indexes = [(tuple(n.lower() for n in ix["column_names"] if n), bool(ix["unique"]))
-                   for ix in insp.get_indexes(table)]
-        schema[table.lower()] = {"columns": sorted(columns), "indexes": sorted(indexes)}
-    return schema
+
+# A manifest's schema built before types were compared in full (SQLite: affinities only) is
+# marked so, and compared at that level: a release built then still upgrades its tables.
+_DECLARED = "declared"
 
 
 def to_json(schema: Schema) -> dict[str, Any]:
     return {t: {"columns": [list(c) for c in v["columns"]],
-                "indexes": [[list(i[0]), i[1]] for i in v["indexes"]]} for t, v in schema.items()}
+                "indexes": [[list(i[0]), i[1]] for i in v["indexes"]], "types": _DECLARED}
+            for t, v in schema.items()}
 
 
 def from_json(data: dict[str, Any]) -> Schema:
-    return {t: {"columns": sorted(tuple(c) for c in v["columns"]),
-                "indexes": sorted((tuple(i[0]), bool(i[1])) for i in v["indexes"])}
-            for t, v in data.items()}
+    schema: Schema = {}
+    for t, v in data.items():
+        entry: dict[str, Any] = {"columns": sorted(tuple(c) for c in v["columns"]),
+                                 "indexes": sorted((tuple(i[0]), bool(i[1])) for i in v["indexes"])}
+        if v.get("types") != _DECLARED:
+            entry["affinity_only"] = True
+        schema[t] = entry
+    return schema
+
+
+def _affinities(schema: Schema) -> Schema:
+    return {t: {"columns": sorted((c[0], sqlite_affinity(str(c[1])), *c[2:]) for c in v["columns"]),
+                "indexes": v["indexes"]} for t, v in schema.items()}
 
 
 def diff(expected: Schema, actual: Schema) -> list[str]:
     """Human-readable differences; empty when the schemas are the same."""
-    if expected == actual:
-        return []
+    if any(v.get("affinity_only") for v in (*expected.values(), *actual.values())):
+        expected, actual = _affinities(expected), _affinities(actual)
     out: list[str] = []
     for table in sorted(set(expected) - set(actual)):
         out.append(f"table `{table}` is missing")
@@ -173,17 +192,23 @@ def diff(expected: Schema, actual: Schema) -> list[str]:
             if exp_cols[name] != act_cols[name]:
                 out.append(f"`{table}`.`{name}` is {_describe(act_cols[name])}, "
                            f"expected {_describe(exp_cols[name])}")
-        if expected[table]["indexes"] != actual[table]["indexes"]:
-            out.append(f"`{table}` indexes are {actual[table]['indexes']}, "
-                       f"expected {expected[table]['indexes']}")
+        if list(expected[table]["indexes"]) != list(actual[table]["indexes"]):
+            out.append(f"`{table}` indexes are {_describe_indexes(actual[table]['indexes'])}, "
+                       f"expected {_describe_indexes(expected[table]['indexes'])}")
     return out
+
+
+def _describe_indexes(indexes: list[tuple[tuple[str, ...], bool]]) -> str:
+    if not indexes:
+        return "none"
+    return ", ".join(("UNIQUE " if unique else "") + "(" + ", ".join(cols) + ")" for cols, unique in indexes)
 
 
 def _describe(col: tuple[Any, ...]) -> str:
     name, typ, notnull, default, pk = col
     text = str(typ) + (" NOT NULL" if notnull else " NULL")
     if default is not None:
-        text += f" DEFAULT {default}"
+        text += f" DEFAULT {default if default else repr('')}"
     if pk:
         text += " PRIMARY KEY"
     return text

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -19,8 +21,11 @@ from framework.platform.models import GameRecord, GameTableRecord
 from framework.releases import schema as schema_mod
 from framework.releases.builds import load_release, release_manifest, version_int
 from framework.releases.context import ReleaseContext
-from framework.releases.migrate import TableMigrator, sync_copies
+from framework.releases.migrate import CopyNeededError, TableMigrator, in_upgrade, sync_copies
+from framework.releases.notice import mark_passed, passed_version, table_of, tell_players
 from framework.storage.base import TableConnection
+
+log = logging.getLogger(__name__)
 
 
 class UpgradeError(GameSystemError):
@@ -32,7 +37,7 @@ class UpgradeOutcome:
     table_id: int
     from_version: str | None
     to_version: str | None
-    status: str  # upgraded | current | failed | would_upgrade
+    status: str  # upgraded | current | failed | would_upgrade | deferred
     error: str | None = None
     changes: list[str] | None = None
 
@@ -47,14 +52,17 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
         UpgradeError: anything failed (the caller rolls the transaction back).
     """
     table: Table = gdef.table_class(ActionContext(db=db, now=utcnow))
+    # A table rolled back after an upgrade has been through that upgrade's steps already:
+    # they get the highest release its data has passed, so none runs twice.
+    from_int = version_int(passed_version(table, from_version))
     migrator = TableMigrator(db)
     table.migrate = migrator
     changes: list[str] = []
     try:
-        table.upgrade_table_db(version_int(from_version))
+        table.upgrade_table_db(from_int)
         changes += migrator.changed
     except Exception as exc:
-        raise UpgradeError(f"upgrade_table_db({version_int(from_version)}) failed: {exc!r}") from exc
+        raise UpgradeError(f"upgrade_table_db({from_int}) failed: {exc!r}") from exc
     finally:
         migrator.close()
         table.migrate = None
@@ -64,7 +72,7 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
         raise UpgradeError(f"the table is in state {state_id}, which release {to_version} does not have")
     changes += _initialise_new_stats(table, gdef)
     changes += _initialise_new_globals(table, gdef)
-    before_sync = schema_mod.definition(db)  # one read of sqlite_master for both (None elsewhere)
+    before_sync = schema_mod.snapshot(db)  # one read of the schema for both
     synced = sync_copies(db, before_sync)
     changes += synced
     if expected is not None:
@@ -75,6 +83,7 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
                 + "; ".join(problems[:8])
             )
     table.set_meta("release", to_version)
+    mark_passed(table, to_version)
     return changes
 
 
@@ -121,6 +130,17 @@ def _expected_schema(site: ReleaseContext, game: str, version: str) -> schema_mo
     return _SCHEMAS[key]
 
 
+_NOTES: dict[tuple[str, str, str], str] = {}
+
+
+def release_notes(site: ReleaseContext, game: str, version: str) -> str:
+    """A release's notes (kept once read: releases never change)."""
+    key = (str(site.instance_path), game, version)
+    if key not in _NOTES:
+        _NOTES[key] = str(release_manifest(site, game, version).get("notes") or "")
+    return _NOTES[key]
+
+
 def production_version(site: ReleaseContext, game: str) -> str | None:
     with Session(site.platform) as s:
         rec = s.get(GameRecord, game)
@@ -130,17 +150,48 @@ def production_version(site: ReleaseContext, game: str) -> str | None:
 Release = tuple[GameDefinition, schema_mod.Schema]
 
 
+# Tables whose upgrade a player's move handed to a thread of its own (one at a time each).
+_BACKGROUND: dict[int, threading.Thread] = {}
+_BACKGROUND_LOCK = threading.Lock()
+
+
+def background_upgrades() -> list[threading.Thread]:
+    """The upgrades running behind players' moves (tests wait for them)."""
+    with _BACKGROUND_LOCK:
+        return list(_BACKGROUND.values())
+
+
+def _upgrade_in_background(site: ReleaseContext, table_id: int) -> None:
+    def run() -> None:
+        try:
+            upgrade_table(site, table_id)
+        except Exception:  # upgrade_table logs a table's failure; this is anything else
+            log.exception("background upgrade of table %s", table_id)
+        finally:
+            with _BACKGROUND_LOCK:
+                _BACKGROUND.pop(table_id, None)
+
+    with _BACKGROUND_LOCK:
+        if table_id in _BACKGROUND:
+            return
+        thread = threading.Thread(target=run, name=f"upgrade-{table_id}", daemon=True)
+        _BACKGROUND[table_id] = thread
+    thread.start()
+
+
 def upgrade_table(site: ReleaseContext, table_id: int, dry_run: bool = False,
                   known: tuple[str, str | None, str, str | None] | None = None,
-                  record: bool = True, releases: dict[tuple[str, str], Release] | None = None
-                  ) -> UpgradeOutcome:
+                  record: bool = True, releases: dict[tuple[str, str], Release] | None = None,
+                  in_move: bool = False) -> UpgradeOutcome:
     """Bring one production table to its game's production release.
 
     A failure leaves the table exactly as it was (its transaction rolls back), marks it
     blocked and logs the error; running again after a fixed release finishes the job.
     ``known`` (game, release, mode, production) saves the platform look-ups of a batch;
     with ``record=False`` the caller writes the new release to the platform afterwards;
-    ``releases`` keeps the loaded releases and their schemas across a batch.
+    ``releases`` keeps the loaded releases and their schemas across a batch. ``in_move``:
+    a player's move waits for it, so an upgrade that needs a copy of the database (DDL on
+    MariaDB) is not run there but in a thread of its own (status ``deferred``).
     """
     if known is None:
         with Session(site.platform) as s:
@@ -152,9 +203,14 @@ def upgrade_table(site: ReleaseContext, table_id: int, dry_run: bool = False,
     else:
         game, current, mode, target = known
     if mode != TableMode.PRODUCTION or target is None or current == target:
+        site.runtime.forget_table(table_id)  # another process may have moved it meanwhile
         return UpgradeOutcome(table_id, current, target, "current")
     if dry_run:
         return UpgradeOutcome(table_id, current, target, "would_upgrade")
+    if in_move:
+        with _BACKGROUND_LOCK:
+            if table_id in _BACKGROUND:  # a move never waits for that copy: it is refused now
+                return UpgradeOutcome(table_id, current, target, "deferred")
     try:
         release = releases.get((game, target)) if releases is not None else None
         if release is None:
@@ -162,18 +218,25 @@ def upgrade_table(site: ReleaseContext, table_id: int, dry_run: bool = False,
             if releases is not None:
                 releases[(game, target)] = release
         gdef, expected = release
-        # One transaction per table; on MariaDB, whose DDL commits at once, the store upgrades
-        # a copy of the table's database and swaps it in only when everything succeeded.
-        with site.store.upgrading(table_id) as db:
+        def body(db: TableConnection) -> list[str]:
             recorded = db.execute(
                 "SELECT meta_value FROM arena_meta WHERE meta_key = 'release'"
             ).rows
             # The table database is the truth: a crash after its commit and before the
             # platform's leaves it already upgraded.
             if recorded and recorded[0]["meta_value"] == target:
-                changes: list[str] = []
-            else:
-                changes = apply_upgrade(db, gdef, current, target, expected)
+                return []
+            changes = apply_upgrade(db, gdef, current, target, expected)
+            tell_players(table_of(gdef, db), "upgrade", current, target,
+                         release_notes(site, game, target))
+            return changes
+
+        # One transaction per table; on MariaDB, whose DDL commits at once, a step with DDL
+        # runs on a copy of the table's database swapped in only when everything succeeded.
+        changes = in_upgrade(site.store, table_id, body, copy_allowed=not in_move)
+    except CopyNeededError:
+        _upgrade_in_background(site, table_id)
+        return UpgradeOutcome(table_id, current, target, "deferred")
     except Exception as exc:
         site.runtime.log_error(table_id, None, f"upgrade to {target}", exc)
         with Session(site.platform) as s, s.begin():
@@ -184,6 +247,7 @@ def upgrade_table(site: ReleaseContext, table_id: int, dry_run: bool = False,
     if record:
         _record_upgraded(site, [table_id], target)
     site.runtime.forget_table(table_id)
+    site.runtime.changed(table_id)  # open pages here and in the other processes reload
     return UpgradeOutcome(table_id, current, target, "upgraded", changes=changes)
 
 
@@ -252,8 +316,16 @@ def before_action(site: ReleaseContext) -> Callable[[TableInfo], TableInfo]:
             game = s.get(GameRecord, info.game)
             blocked = bool(rec and rec.blocked)
             target = game.production_version if game else None
-        if not blocked and target is not None and target != info.release_version:
-            outcome = upgrade_table(site, info.id)
+            recorded = rec.release_version if rec else info.release_version
+        if recorded != info.release_version:
+            site.runtime.forget_table(info.id)  # another process upgraded or rolled it back
+        if not blocked and target is not None and target != recorded:
+            outcome = upgrade_table(site, info.id, in_move=True)
+            if outcome.status == "deferred":
+                raise BlockedError(
+                    "This table is moving to a new release of the game; your move was not sent. "
+                    "Try again in a moment.", "table_upgrading",
+                )
             blocked = outcome.status == "failed"
         if blocked:
             raise BlockedError(

@@ -71,7 +71,7 @@ def new_game(name: str, games_dir: Path, style: ScaffoldStyle | str = ScaffoldSt
                     continue
                 copy(child, dest / child.name)
             elif child.name.endswith(".tmpl"):
-                out = dest / child.name[: -len(".tmpl")]
+                out = dest / render(child.name[: -len(".tmpl")], name)  # static/{{name}}.js
                 if out.name == "test_game.py":
                     out = out.with_name(f"test_{name}.py")
                 out.parent.mkdir(parents=True, exist_ok=True)

@@ -56,8 +56,10 @@ def open_backend(database_url: str | None, instance_path: Path) -> Backend:
     scheme = url.drivername
     pool = parse_flag(ours.get("arena_pool"), 8)
     if scheme.startswith("sqlite"):
-        from framework.storage.sqlite import SQLiteStore
+        from framework.storage.sqlite import SQLiteStore, create_private_file
 
+        if url.database and url.database != ":memory:" and Path(url.database).parent.is_dir():
+            create_private_file(Path(url.database))  # the platform file holds password hashes
         return Backend("sqlite", url.render_as_string(hide_password=False),
                        SQLiteStore(instance_path / "tables"))
     if scheme in POSTGRES_SCHEMES:

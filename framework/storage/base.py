@@ -14,6 +14,11 @@ SLOT_PREFIXES = {1: "zz_replay1_", 2: "zz_replay2_", 3: "zz_replay3_"}
 SAVEPOINT_PREFIX = "zz_savepoint_"
 
 
+class DDLNeededError(RuntimeError):
+    """An upgrade begun with ``upgrading(ddl=False)`` tried to change the schema; nothing of
+    it was kept: run it again with ``ddl=True``."""
+
+
 @dataclass
 class Result:
     """Rows of one statement (as dicts, in column order) and what it changed."""
@@ -78,9 +83,12 @@ class TableStore(Protocol):
     def connect(self, table_id: int, write: bool = True) -> AbstractContextManager[TableConnection]:
         """The table's database in a transaction (locked for writing when ``write``)."""
 
-    def upgrading(self, table_id: int) -> AbstractContextManager[TableConnection]:
+    def upgrading(self, table_id: int, ddl: bool = True) -> AbstractContextManager[TableConnection]:
         """A write transaction in which DDL is all-or-nothing too (an upgrade): the store's
-        own transaction on SQLite and PostgreSQL; a copy swapped in on success on MariaDB."""
+        own transaction on SQLite and PostgreSQL; a copy swapped in on success on MariaDB.
+        With ``ddl=False`` MariaDB upgrades in place, in an ordinary transaction, and refuses
+        DDL: the first DDL statement rolls everything back and ``DDLNeededError`` leaves the
+        block, whatever the body did with the error it got."""
 
     def rehearsal(self, table_id: int) -> AbstractContextManager[TableConnection]:
         """A write transaction on a throw-away copy of the table (or the table itself, always

@@ -21,7 +21,7 @@ import pymysql.converters
 from pymysql.constants import CLIENT, FIELD_TYPE
 
 from framework.core.errors import StorageUnavailableError
-from framework.storage.base import Result, Target
+from framework.storage.base import DDLNeededError, Result, Target
 from framework.storage.pool import ConnectionPool
 from framework.storage.sql.names import quote_identifier
 
@@ -55,6 +55,15 @@ def _unavailable(exc: BaseException, code: str = "storage_unavailable") -> Stora
     return err
 
 
+_DDL = re.compile(r"^\s*(CREATE|ALTER|DROP|RENAME|TRUNCATE)\b", re.IGNORECASE)
+
+
+def _is_ddl(sql: str) -> bool:
+    """Whether MariaDB would commit the transaction for ``sql`` (the statements
+    ``dbmodel.sql``, ``self.migrate`` and the framework's copies send)."""
+    return _DDL.match(sql) is not None
+
+
 class MySQLTableConnection:
     """One pooled connection, inside one game table's transaction (its database selected)."""
 
@@ -70,6 +79,10 @@ class MySQLTableConnection:
         self.namespace: str | None = None  # the database selected with USE
         self.broken = False
         self.lock_name: str | None = None
+        # In an upgrade run in place (``MySQLStore.upgrading(ddl=False)``): DDL is refused,
+        # as MariaDB would commit the transaction before it, and the refusal is remembered.
+        self.refuse_ddl = False
+        self.ddl_refused = False
         self._cur = raw.cursor()
 
     def execute(self, sql: str, params: Sequence[Any] | None = ()) -> Result:
@@ -83,6 +96,9 @@ class MySQLTableConnection:
         return Result(rows, cur.rowcount, None)
 
     def _run(self, sql: str, params: Sequence[Any] | None) -> Any:
+        if self.refuse_ddl and _is_ddl(sql):
+            self.ddl_refused = True
+            raise DDLNeededError(f"DDL in an upgrade run in place: {sql[:80]}")
         try:
             self._cur.execute(sql, tuple(params) if params is not None else None)
         except pymysql.err.InterfaceError as exc:
@@ -118,6 +134,9 @@ class MySQLTableConnection:
         self.execute(f"CREATE TABLE {quote(target)} LIKE {quote(source)}", None)
 
     def dbapi_connection(self) -> Any:
+        if self.refuse_ddl:  # only Alembic's DDL wants it
+            self.ddl_refused = True
+            raise DDLNeededError("Alembic's operations in an upgrade run in place")
         return self.raw
 
     # ------------------------------------------------------------------ sessions
@@ -251,8 +270,12 @@ class MySQLStore:
             raise
 
     @contextmanager
-    def upgrading(self, table_id: int) -> Iterator[MySQLTableConnection]:
-        """A transaction for an upgrade that may run DDL, all-or-nothing despite MariaDB.
+    def upgrading(self, table_id: int, ddl: bool = True) -> Iterator[MySQLTableConnection]:
+        """A transaction for an upgrade, all-or-nothing despite MariaDB.
+
+        ``ddl=False``: the table's own transaction, in place, with DDL refused (a release
+        with no schema change costs no copy); the first DDL statement raises
+        ``DDLNeededError``, and the block ends with it, everything rolled back.
 
         MariaDB commits each DDL statement, so the upgrade runs on a copy of the table's
         database (``<db>_up``) while the table's lock is held; on success one multi-table
@@ -261,6 +284,10 @@ class MySQLStore:
         crash at any point leaves the live database whole; the leftovers are dropped by the
         next upgrade of that table.
         """
+        if not ddl:
+            with self._in_place(table_id) as conn:
+                yield conn
+            return
         live = self.database(table_id)
         work, old = f"{live}_up", f"{live}_old"
         with self.pool.checkout() as conn:
@@ -287,6 +314,23 @@ class MySQLStore:
                             conn.execute(f"DROP DATABASE IF EXISTS {quote(leftover)}", None)
             finally:
                 conn.unlock()
+
+    @contextmanager
+    def _in_place(self, table_id: int) -> Iterator[MySQLTableConnection]:
+        with self.pool.checkout(self.database(table_id)) as conn:
+            conn.refuse_ddl, conn.ddl_refused = True, False
+            try:
+                with self._session(conn, table_id, True) as db:
+                    try:
+                        yield db
+                    except BaseException as exc:
+                        if conn.ddl_refused:  # whatever the body made of the refusal
+                            raise DDLNeededError(str(exc)) from exc
+                        raise
+                    if conn.ddl_refused:  # the body swallowed it: keep nothing
+                        raise DDLNeededError("DDL in an upgrade run in place (the error was caught)")
+            finally:
+                conn.refuse_ddl = conn.ddl_refused = False
 
     @contextmanager
     def rehearsal(self, table_id: int) -> Iterator[MySQLTableConnection]:

@@ -335,7 +335,7 @@ class PostgresStore:
             raise
 
     @contextmanager
-    def upgrading(self, table_id: int) -> Iterator[PostgresTableConnection]:
+    def upgrading(self, table_id: int, ddl: bool = True) -> Iterator[PostgresTableConnection]:
         """DDL is transactional here: an upgrade is one ordinary write transaction."""
         with self.connect(table_id) as conn:
             yield conn

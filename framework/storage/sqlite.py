@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 import threading
 import time
@@ -42,6 +43,26 @@ def storage_failure(exc: sqlite3.Error, table_id: int) -> StorageUnavailableErro
     return None
 
 
+#: Table files and the folders that hold them are their owner's alone (a table file holds
+#: every hand; SQLite gives its ``-wal`` and ``-shm`` files the database file's mode).
+FILE_MODE = 0o600
+FOLDER_MODE = 0o700
+
+
+def create_private_file(path: Path) -> None:
+    """Create ``path`` empty with ``FILE_MODE`` unless it exists (an empty file is an empty
+    SQLite database), so SQLite does not create it readable by every local user."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE))
+    except FileExistsError:
+        pass
+
+
+def make_private_folder(path: Path) -> None:
+    """``mkdir -p`` whose last folder, when it is made here, has ``FOLDER_MODE``."""
+    path.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
+
+
 class SQLiteTableConnection:
     """A game table's SQLite file; DDL is transactional (explicit BEGIN, no pysqlite magic)."""
 
@@ -55,6 +76,10 @@ class SQLiteTableConnection:
         self.path = path
         # isolation_level=None: pysqlite issues no implicit COMMIT before DDL, so a failed
         # migration rolls back whole (SQLAlchemy's documented recipe for SQLite).
+        try:
+            create_private_file(path)
+        except OSError as exc:  # a missing folder or a full disk: sqlite3 says which below
+            log.debug("table %s: cannot create %s: %s", table_id, path, exc)
         self.raw = sqlite3.connect(
             str(path), isolation_level=None, check_same_thread=False, timeout=30.0
         )
@@ -165,7 +190,7 @@ class SQLiteStore:
 
     def __init__(self, directory: Path, max_open: int = 256) -> None:
         self.directory = Path(directory)
-        self.directory.mkdir(parents=True, exist_ok=True)
+        make_private_folder(self.directory)
         self.max_open = max_open
         self._open: OrderedDict[int, SQLiteTableConnection] = OrderedDict()
         self._pool_lock = threading.Lock()
@@ -252,7 +277,7 @@ class SQLiteStore:
             raise
 
     @contextmanager
-    def upgrading(self, table_id: int) -> Iterator[SQLiteTableConnection]:
+    def upgrading(self, table_id: int, ddl: bool = True) -> Iterator[SQLiteTableConnection]:
         """SQLite DDL is transactional here: an upgrade is one ordinary write transaction."""
         with self.connect(table_id) as conn:
             yield conn

@@ -23,7 +23,19 @@ from werkzeug.routing import IntegerConverter
 
 from framework.core.errors import ArenaError, BlockedError, UserError
 from framework.site import Site, default_instance_path
-from framework.web import access, auth, control, gamehelp, language, lobby, play, players, studio
+from framework.web import (
+    access,
+    auth,
+    control,
+    gamehelp,
+    headers,
+    language,
+    limits,
+    lobby,
+    play,
+    players,
+    studio,
+)
 from framework.web.current import error_response
 from framework.web.database import platform_engine
 
@@ -54,10 +66,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_HTTPONLY=True,
         JSON_SORT_KEYS=False,
     )
+    app.config.from_mapping(limits.DEFAULTS)
     if test_config:
         app.config.update(test_config)
     instance = Path(app.config["ARENA_INSTANCE"])
-    instance.mkdir(parents=True, exist_ok=True)
+    instance.mkdir(mode=0o700, parents=True, exist_ok=True)  # the site's secrets: the owner's only
     app.config.from_pyfile(str(instance / "config.py"), silent=True)
     if test_config:
         app.config.update(test_config)
@@ -77,9 +90,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["arena"] = site
     app.session_interface = _SessionInterface()
 
+    headers.init_app(app)
     language.init_app(app)
     auth.init_app(app)
     access.init_app(app)  # who may do what: after the CSRF check
+    limits.init_app(app)
     for module in (language, auth, lobby, play, studio, gamehelp, players, control):
         app.register_blueprint(module.bp)
     _register_error_handlers(app)
@@ -195,7 +210,8 @@ def _register_error_handlers(app: Flask) -> None:
     def http_error(exc: HTTPException) -> Any:
         tr = g.get("translate") or (lambda s: s)
         messages = {404: "There is nothing here", 405: "This address does not accept that method",
-                    400: "The request was not understood"}
+                    400: "The request was not understood",
+                    413: "This request is too large"}
         message = tr(messages.get(exc.code or 500, exc.name))
         if exc.code == 400 and exc.description and g.get("explain_400"):
             message = exc.description

@@ -71,7 +71,7 @@ def csrf_matches(session_data: Mapping[str, Any], sent: str) -> bool:
     expected = session_data.get("csrf")
     if not expected:
         return False
-    return hmac.compare_digest(str(expected), str(sent))
+    return hmac.compare_digest(str(expected).encode(), str(sent).encode())  # any text a client sends
 
 
 def current_account() -> dict[str, Any] | None:

@@ -80,6 +80,14 @@ def deploy(game: str) -> Any:
         if result["upgrade"]:
             u = result["upgrade"]
             text += f" (upgraded {u['upgraded']}, current {u['current']}, failed {u['failed']})"
+        tables = result["blocked_tables"]
+        if tables["repaired"]:
+            text += f"; unblocked tables {', '.join(map(str, tables['repaired']))}"
+        if tables["remaining"]:
+            text += "; still blocked: " + "; ".join(
+                f"{t['table']} ({t['reason']})" for t in tables["remaining"])
+        if result["game_blocked"]:
+            text += f"; {game} stays blocked (blocked before the deploy)"
         return text
 
     return _run(game, action)

@@ -143,12 +143,11 @@ def create_table() -> Any:
             return redirect(url_for("auth.login", next=url_for("lobby.index")))
         open_id = s.runtime.open_tables.open(game, players, options, account["name"], account["id"])
         return _start_if_full(open_id)
-    except UserError as exc:
-        flash(exc.render(tr))
-        return redirect(url_for("lobby.index")), 400
+    except UserError as exc:  # a form the lobby cannot take
+        return refused(exc, 400)
     except ArenaError as exc:
         flash(str(exc))
-        return redirect(url_for("lobby.index")), 400
+        return index(), 400
 
 
 def _start_if_full(open_id: int) -> Any:
@@ -165,19 +164,25 @@ def join(open_id: int) -> Any:
     if account is None:
         flash(tr("Sign in to join a table"))
         return redirect(url_for("auth.login", next=url_for("lobby.index")))
+    tables = site().runtime.open_tables
     try:
-        joined = site().runtime.open_tables.join(open_id, account["name"])
-    except UserError as exc:
-        flash(exc.render(tr))
-        return redirect(url_for("lobby.index")), exc.http_status
+        joined = tables.join(open_id, account["name"])
+        if joined is Joined.FILLED:  # this request took the last seat: it starts the table
+            return redirect(url_for("play.table_page", table_id=tables.start_claimed(open_id)))
+    except UserError as exc:  # full, started or gone: this player did not sit
+        return refused(exc)
     if joined is Joined.ALREADY_SEATED:
         flash(tr("You are already at this table"))
-        return redirect(url_for("lobby.index"))
-    try:
-        return _start_if_full(open_id)
-    except UserError as exc:
-        flash(exc.render(tr))
-        return redirect(url_for("lobby.index")), 400
+    else:
+        flash(tr("You are seated; the table starts when every seat is taken"))
+    return redirect(url_for("lobby.index"))
+
+
+def refused(exc: UserError, status: int | None = None) -> Any:
+    """The lobby again, answered with ``status`` (default: the refusal's) and the message at
+    the top."""
+    flash(exc.render(g.translate))
+    return index(), status or exc.http_status
 
 
 @bp.post("/open/<int:open_id>/leave")

@@ -40,7 +40,12 @@ log = logging.getLogger(__name__)
 
 bp = Blueprint("play", __name__)
 
-FRAMEWORK_JS = Path(__file__).resolve().parent / "static" / "arena.js"
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+# The framework's client, in load order (docs/client.md); start.js runs after the game's.
+FRAMEWORK_SCRIPTS = ("arena.js", "notifications.js", "templates.js", "animations.js", "counters.js",
+                     "statusbar.js", "dialogs.js", "panels.js", "stock.js", "legacystock.js", "studio.js",
+                     "bga.js")
+FRAMEWORK_JS = tuple(STATIC_DIR / name for name in FRAMEWORK_SCRIPTS)
 MAX_ARGS_BYTES = 64 * 1024
 
 
@@ -119,6 +124,7 @@ def _game_fragment(gdef: GameDefinition) -> Markup:
 
 @bp.get("/table/<int:table_id>")
 def table_page(table_id: int) -> Any:
+    notices = site().runtime.notices(table_id)  # read first: it refreshes a stale release
     info = table_info(table_id)
     gdef = game_of(info)
     g.game = gdef.name
@@ -130,7 +136,7 @@ def table_page(table_id: int) -> Any:
     static_dir = gdef.directory / "static"
     game_js = (static_dir / f"{gdef.name}.js")
     game_css = (static_dir / f"{gdef.name}.css")
-    msgids = list(js_msgids((FRAMEWORK_JS, game_js)))
+    msgids = list(js_msgids((*FRAMEWORK_JS, game_js)))
     for st in gdef.states:
         msgids += [st.description, st.description_my_turn]
     catalog = js_catalog(msgids, catalog_of(gdef))
@@ -142,11 +148,14 @@ def table_page(table_id: int) -> Any:
         "urls": {"base": f"/table/{table_id}", "static": f"/table/{table_id}/static/"},
         "as": pid if info.mode == "studio" else None,
         "states": [{"id": st.id, "name": st.name} for st in gdef.states],
+        "notices": notices.to_json(),
     }
     return render_template(
         "play/table.html", info=info, title=trg(gdef.info.display_name), seats=seats, me=pid,
+        notices=notices,
         config=json.dumps(config).replace("<", "\\u003c"), fragment=_game_fragment(gdef),
         has_js=game_js.exists(), has_css=game_css.exists(), game=gdef.name,
+        framework_scripts=FRAMEWORK_SCRIPTS,
     )
 
 
@@ -163,6 +172,7 @@ def data(table_id: int) -> Any:
     pid = viewer(info)
     translate = translator_for(current_language(), catalog_of(gdef))
     out = site().runtime.get_data(table_id, pid, translate)
+    out["notices"] = site().runtime.notices(table_id).to_json()
     out["mode"] = info.mode
     out["lang"] = current_language()
     return jsonify(out)
@@ -208,7 +218,7 @@ def action_arguments(body: bytes) -> dict[str, Any]:
     if not body:
         return {}
     try:
-        args = json.loads(body)
+        args = current_app.json.loads(body)
     except ValueError:
         raise UserError("The action's arguments must be a JSON object", "bad_request") from None
     if args is None:
@@ -340,7 +350,7 @@ def events(table_id: int) -> Any:
                         float(cfg["SSE_KEEPALIVE"]),
                         float(cfg["SSE_POLL"]), float(cfg["SSE_MAX_SECONDS"]))
     return Response(body, mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
 @bp.get("/table/<int:table_id>/players")

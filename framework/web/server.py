@@ -10,8 +10,9 @@ No state lives in a worker, so any worker can take any request. Like
 
 with ``ARENA_INSTANCE`` and ``ARENA_DATABASE_URL`` in the environment, except that there
 each worker migrates the platform database in turn, and that ``serve_production`` sets its
-own timeouts and connections per worker (``settings`` below; gevent.pywsgi does not apply
-``keepalive``: an idle kept-alive connection stays open until its client closes it).
+own timeouts and connections per worker (``settings`` below) and its own worker class,
+``framework.web.worker.ArenaWorker``: gevent.pywsgi alone has no deadline for a request's
+head and ignores ``keepalive`` and gunicorn's request limits (docs/security.md, "Limits").
 """
 
 from __future__ import annotations
@@ -111,6 +112,37 @@ def prepare(instance: Path, database_url: str | None) -> None:
         raise ConfigError(f"cannot prepare the site: {proc.stderr.strip()[-2000:]}")
 
 
+#: gunicorn's connection settings: (environment variable, default). ``worker_connections``
+#: bounds the connections one worker holds at once (more wait in the ``backlog``); the
+#: request limits and ``keepalive`` are applied by ``framework.web.worker``.
+CONNECTION_SETTINGS: dict[str, tuple[str, int]] = {
+    "worker_connections": ("ARENA_WORKER_CONNECTIONS", 2000),
+    "backlog": ("ARENA_BACKLOG", 2048),
+    "keepalive": ("ARENA_KEEPALIVE", 5),
+    "limit_request_line": ("ARENA_LIMIT_REQUEST_LINE", 4094),
+    "limit_request_fields": ("ARENA_LIMIT_REQUEST_FIELDS", 100),
+    "limit_request_field_size": ("ARENA_LIMIT_REQUEST_FIELD_SIZE", 8190),
+}
+
+
+def connection_settings() -> dict[str, int]:
+    """gunicorn's connection settings, each from its environment variable or its default.
+
+    Raises:
+        ConfigError: a variable is not a whole number.
+    """
+    out = {}
+    for setting, (name, default) in CONNECTION_SETTINGS.items():
+        raw = os.environ.get(name, "").strip()
+        try:
+            out[setting] = int(raw) if raw else default
+        except ValueError:
+            from framework.core.errors import ConfigError
+
+            raise ConfigError(f"{name} must be a whole number, not {raw!r}") from None
+    return out
+
+
 def serve_production(instance: Path, host: str = "127.0.0.1", port: int = 8000,
                      workers: int = DEFAULT_WORKERS, database_url: str | None = None,
                      options: dict[str, Any] | None = None) -> None:
@@ -130,8 +162,8 @@ def serve_production(instance: Path, host: str = "127.0.0.1", port: int = 8000,
     prepare(instance, database_url)
 
     settings: dict[str, Any] = {
-        "bind": f"{host}:{port}", "workers": workers, "worker_class": "gevent_pywsgi",
-        "worker_connections": 2000, "timeout": 60, "graceful_timeout": 10,
+        "bind": f"{host}:{port}", "workers": workers, "worker_class": "framework.web.worker.ArenaWorker",
+        "timeout": 60, "graceful_timeout": 10, **connection_settings(),
         # no control socket: its default path is shared by every gunicorn of the machine
         "control_socket_disable": True, "preload_app": False, "accesslog": None, "errorlog": "-",
         "loglevel": os.environ.get("ARENA_LOG_LEVEL", "warning"),

@@ -31,9 +31,9 @@ def _skip_reason() -> str | None:
     return None
 
 
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """The studio on a free port of 127.0.0.1, served by threads (one per SSE stream)."""
+def serve_studio(instance: Path, extra: dict[str, Any] | None = None) -> Iterator[dict[str, Any]]:
+    """The studio on a free port of 127.0.0.1, served by threads (one per SSE stream);
+    ``extra``: more app configuration (an ``ARENA_REGISTRY`` with more games...)."""
     reason = _skip_reason()
     if reason:
         pytest.skip(reason)
@@ -42,9 +42,9 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     from framework.web import create_app
 
     app = create_app({
-        "ARENA_INSTANCE": str(tmp_path_factory.mktemp("browser") / "instance"), "SECRET_KEY": "browser-tests",
+        "ARENA_INSTANCE": str(instance), "SECRET_KEY": "browser-tests",
         # Short streams: every page reconnects several times during a hand (resume is exercised).
-        "SSE_MAX_SECONDS": 6.0, "SSE_POLL": 0.25, "SSE_KEEPALIVE": 2.0,
+        "SSE_MAX_SECONDS": 6.0, "SSE_POLL": 0.25, "SSE_KEEPALIVE": 2.0, **(extra or {}),
     })
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -56,7 +56,16 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def chromium(live: dict[str, Any]) -> Iterator[Browser]:
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """The studio with the installed games."""
+    yield from serve_studio(tmp_path_factory.mktemp("browser") / "instance")
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    reason = _skip_reason()
+    if reason:
+        pytest.skip(reason)
     assert sync_playwright is not None
     with sync_playwright() as p:
         browser = p.chromium.launch(

@@ -21,7 +21,9 @@ def test_the_scaffold_has_every_part(tmp_path: Path) -> None:
     folder = new_game("dice_duel", tmp_path)
     names = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
     assert {"__init__.py", "game.py", "states.py", "stats.py", "options.py", "dbmodel.sql",
-            "help/en.md", "tests/__init__.py", "tests/test_dice_duel.py"} <= names
+            "help/en.md", "tests/__init__.py", "tests/test_dice_duel.py",
+            "static/dice_duel.js", "static/dice_duel.css", "templates/dice_duel.html"} <= names
+    assert 'Arena.defineGame("dice_duel", DiceDuelGui)' in (folder / "static" / "dice_duel.js").read_text()
     assert "class DiceDuel(Table)" in (folder / "game.py").read_text()
     gdef = load_game_from_directory(folder, "arena_scaffold_check_dice_duel")
     assert gdef.info.display_name == "Dice Duel"

@@ -12,7 +12,13 @@ from click.testing import CliRunner
 
 from framework.cli import main
 from framework.i18n import po_path, translator
-from framework.i18n.maintain import check_catalogs, compile_catalogs, update_catalogs, write_template
+from framework.i18n.maintain import (
+    KEPT_NOTE,
+    check_catalogs,
+    compile_catalogs,
+    update_catalogs,
+    write_template,
+)
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 WINS = "${player_name} wins with ${result}"
@@ -47,10 +53,16 @@ def test_a_complete_catalog_passes_strict_check(game: Path) -> None:
 def test_a_changed_english_string_loses_its_translations(game: Path) -> None:
     edit(game / "game.py", f'"{WINS}"', f'"{WINS_CHANGED}"')
 
-    # Before extract/update, check already sees the new string the catalogs lack.
+    # Before extract/update, check already sees the new string the catalogs lack, and update
+    # refuses to work from the old messages.pot (it used to say "unchanged").
     report = check_catalogs(game)
     assert f"not in messages.pot: {WINS_CHANGED}" in report.stale_template
     assert all(WINS_CHANGED in r.untranslated for r in report.languages)
+    po_before = po_path(game / "translations", "fr").read_bytes()
+    refused = CliRunner().invoke(main, ["i18n", "update", str(game)])
+    assert refused.exit_code != 0
+    assert "messages.pot is out of date" in refused.output and "run arena i18n extract" in refused.output
+    assert po_path(game / "translations", "fr").read_bytes() == po_before
 
     write_template(game)
     results = {r.lang: r for r in update_catalogs(game)}
@@ -60,8 +72,13 @@ def test_a_changed_english_string_loses_its_translations(game: Path) -> None:
     assert changed.fuzzy and changed.string == "${player_name} gagne avec ${result}"
     po_text = po_path(game / "translations", "fr").read_text(encoding="utf-8")
     assert f'#, fuzzy\n#| msgid "{WINS}"\nmsgid "{WINS_CHANGED}"' in po_text  # what changed
-    assert fr.get(WINS) is None  # not kept twice
+    # The old string keeps its translation, for the log lines games in progress wrote with it.
+    kept = fr.get(WINS)
+    assert kept is not None and not kept.fuzzy and kept.string == "${player_name} gagne avec ${result}"
+    assert KEPT_NOTE in kept.auto_comments
     assert fr.get("the red pile").string == "la pile rouge"  # others kept as they were
+    update_catalogs(game)  # a second update keeps it too
+    assert read(game, "fr").get(WINS).string == kept.string
 
     report = check_catalogs(game)
     assert not report.ok and not report.stale_template
@@ -75,6 +92,7 @@ def test_a_changed_english_string_loses_its_translations(game: Path) -> None:
     tr = translator("fr", game)
     assert tr(WINS_CHANGED) == WINS_CHANGED
     assert tr("the red pile") == "la pile rouge"
+    assert tr(WINS) == "${player_name} gagne avec ${result}"  # an old log line stays French
 
 
 def test_a_removed_string_is_only_a_note(game: Path) -> None:
@@ -85,8 +103,11 @@ def test_a_removed_string_is_only_a_note(game: Path) -> None:
     write_template(game)
     update_catalogs(game)
     fr = read(game, "fr")
-    assert fr.get("the blue pile") is None and "the blue pile" in fr.obsolete  # kept for translators
+    assert fr.get("the blue pile").string == "la pile bleue"  # kept for games in progress
     assert check_catalogs(game).unused == []
+    update_catalogs(game, in_use=())  # no game in progress shows it any more
+    fr = read(game, "fr")
+    assert fr.get("the blue pile") is None and "the blue pile" in fr.obsolete  # kept for translators
 
 
 def test_a_new_string_is_untranslated_everywhere(game: Path) -> None:

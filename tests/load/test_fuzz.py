@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from flask import Flask
@@ -104,7 +105,24 @@ def _values(world: World) -> st.SearchStrategy[str]:
         st.integers(-(2**70), 2**70).map(str),
         st.text(max_size=12),
         st.sampled_from(["", "0", "-1", "1e9", "NaN", "null", "[]", "%00", "../../etc/passwd"]),
+        st.sampled_from(ODD_VALUES),
     )
+
+
+#: NUL bytes, long seeds, digits that are not ASCII, and header-injection attempts.
+ODD_VALUES = ["\x00", "a\x00b", "s" * 64, "s" * 65, "s" * 300, "²", "٣", "1\r\nX-Injected: 1",
+              "fr\r\nSet-Cookie: session=forged", "\r\n\r\n<script>alert(1)</script>"]
+#: Form fields of every form of the site, and odd ones (``option_²`` once answered 500).
+FORM_KEYS = ["game", "players", "mode", "seed", "name", "password", "text", "lang", "state_id", "player_id",
+             "kind", "version", "status", "option_100", "option_101", "option_²", "option_٣", "option_-1",
+             "option_", "option_\x00", "bot_0", "bot_²", "\x00", "csrf_token"]
+# (``next`` with a line break is the redirect fix of the roles work, tested there.)
+FORM_VALUES = ["belote", "labgame", "nosuchgame", "4", "2", "studio", "production", "secret", "gold", "0",
+               "lab\x00game", *ODD_VALUES]
+#: Request headers a client controls, with line breaks and NULs (``environ`` keys: the test
+#: client refuses to build such headers itself, a raw client would not).
+INJECTED_HEADERS = ["HTTP_ACCEPT_LANGUAGE", "HTTP_X_ARENA_MOVE", "HTTP_LAST_EVENT_ID", "HTTP_REFERER",
+                    "HTTP_X_CSRF_TOKEN", "HTTP_ACCEPT", "HTTP_USER_AGENT"]
 
 
 def _fill(rule: str, world: World, data: st.DataObject) -> str:
@@ -119,15 +137,37 @@ def _fill(rule: str, world: World, data: st.DataObject) -> str:
     path = re.sub(r"<action>", lambda _: data.draw(st.one_of(
         st.sampled_from(ACTIONS), st.text(alphabet="abcxyz_0./%", max_size=15))), path)
     # the control panel of a real game would build releases from the working tree: never "belote" there
-    game = st.sampled_from(["nosuchgame", "zz%3Cscript%3E", "-", "a" * 80])
+    game = st.sampled_from(["nosuchgame", "zz%3Cscript%3E", "-", "a" * 80, "lab%00game", "x\x00"])
     path = re.sub(r"<game>", lambda _: data.draw(game), path)
     return path
 
 
+def _form(data: st.DataObject) -> bytes:
+    fields = data.draw(st.lists(st.tuples(st.one_of(st.sampled_from(FORM_KEYS), st.text(max_size=8)),
+                                          st.one_of(st.sampled_from(FORM_VALUES), st.text(max_size=8))),
+                                max_size=6))
+    return urlencode(fields).encode()
+
+
+def _nested(data: st.DataObject) -> bytes:
+    depth = data.draw(st.sampled_from([31, 33, 1000, 10_000, 100_000]))
+    if data.draw(st.booleans()):
+        return b"[" * depth + b"]" * depth
+    return b'{"a":' * depth + b"1" + b"}" * depth
+
+
 def _body(data: st.DataObject) -> bytes:
-    kind = data.draw(st.sampled_from(["none", "bid", "card", "json", "bytes"]))
+    kind = data.draw(st.sampled_from(["none", "bid", "card", "json", "bytes", "nested", "nul", "form"]))
     if kind == "none":
         return b""
+    if kind == "nested":
+        return _nested(data)
+    if kind == "nul":
+        return json.dumps(data.draw(st.sampled_from([
+            {"bid": "pass\x00"}, {"card": "7S\x00"}, {"text": "a\x00b"}, {"\x00": 1}, {"state_id": "\x00"},
+            ["\x00"]]))).encode()
+    if kind == "form":
+        return _form(data)
     if kind == "bid":
         return json.dumps({"bid": data.draw(st.sampled_from(BIDS))}).encode()
     if kind == "card":
@@ -212,6 +252,9 @@ def test_random_and_malformed_requests(world: World, data: st.DataObject) -> Non
                              "X-CSRF-Token", "Cookie", "Accept"]),
             st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=40), max_size=3))
         body = _body(data)
+        if body and not body.startswith((b"{", b"[")) and "Content-Type" not in headers and data.draw(st.booleans()):
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+    environ = data.draw(st.dictionaries(st.sampled_from(INJECTED_HEADERS), st.sampled_from(ODD_VALUES), max_size=2))
     client = world.clients[who]
     with client.session_transaction() as session:  # a previous example may have logged out
         session["csrf"] = f"token-{who or 'anonymous'}"
@@ -227,10 +270,15 @@ def test_random_and_malformed_requests(world: World, data: st.DataObject) -> Non
     hands = _hands(site, table_id) if table_id is not None and method == "GET" else {}
     turned = site.runtime.get_data(table_id, None)["turned"] if table_id is not None else None
 
-    answer = client.open(path, method=method, query_string=query, headers=headers, data=body)
+    answer = client.open(path, method=method, query_string=query, headers=headers, data=body,
+                         environ_overrides=environ)
     text = answer.get_data(as_text=True)
 
-    assert answer.status_code < 500, (method, path, query, headers, body, answer.status_code, text[:500])
+    assert answer.status_code < 500, (method, path, query, headers, environ, body[:200], answer.status_code,
+                                      text[:500])
+    for name, value in answer.headers.items():  # nothing a client sent became a header of the answer
+        assert name.lower() != "x-injected" and not set(value) & {"\r", "\n", "\x00"}, (name, value)
+        assert "forged" not in value, (name, value)
     if table_id is not None and method == "GET" and answer.status_code == 200:
         kind = table.group(2) if table else None
         seated = viewer if viewer in hands else None

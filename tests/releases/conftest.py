@@ -124,3 +124,33 @@ def make_release_b(ws: Workspace, with_upgrade: bool = True) -> None:
     ws.edit("states.py", "    end_state(),",
             '    State(4, "lastChance", StateType.GAME, action="st_last_chance", transitions={"": 99}),\n'
             "    end_state(),")
+
+
+# A "dice" v2: a bust now leads to a second chance (active state 4, where only a draw is
+# allowed), counted by a new statistic; and a data step (every player's score_aux + 100).
+SECOND_CHANCE_STATE = (
+    '    State(4, "secondChance", StateType.ACTIVE_PLAYER,\n'
+    '          description=clienttranslate("${actplayer} may draw once more"),\n'
+    '          description_my_turn=clienttranslate("${you} may draw once more"),\n'
+    '          possible_actions=["draw"], transitions={"draw": 2, "bust": 3, "bank": 3}),\n'
+)
+SECOND_CHANCE_COUNT = (
+    "        if self.gamestate.state().id == 4:\n"
+    '            self.inc_stat(1, "second_chances", self.get_active_player_id())\n'
+)
+DATA_STEP = '''
+
+    def upgrade_table_db(self, from_version: int) -> None:
+        if from_version <= {v1}:
+            self.db_query("UPDATE player SET player_score_aux = player_score_aux + 100")
+'''
+
+
+def make_second_chance(ws: Workspace, v1: int) -> None:
+    """The working tree becomes the dice v2 above (``v1``: the release it upgrades from)."""
+    ws.edit("states.py", 'transitions={"draw": 2, "bust": 3, "bank": 3}',
+            'transitions={"draw": 2, "bust": 4, "bank": 3}')
+    ws.edit("states.py", "    State(\n        3,", SECOND_CHANCE_STATE + "    State(\n        3,")
+    ws.edit("stats.py", "]\n", '    Stat(13, "second_chances", clienttranslate("Second chances"), "int", "player"),\n]\n')
+    ws.edit("game.py", '        self.check_action("draw")\n', '        self.check_action("draw")\n' + SECOND_CHANCE_COUNT)
+    ws.append("game.py", DATA_STEP.format(v1=v1))

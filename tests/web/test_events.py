@@ -36,7 +36,7 @@ def parse_sse(body: bytes) -> tuple[list[dict[str, Any]], list[str]]:
 def test_stream_headers_and_format(browser: Browser, table_id: int, players: list[int]) -> None:
     r = browser.get(f"/table/{table_id}/events?as={players[0]}")
     assert r.status_code == 200
-    assert r.mimetype == "text/event-stream" and r.headers["Cache-Control"] == "no-cache"
+    assert r.mimetype == "text/event-stream" and r.headers["Cache-Control"] == "no-store"  # one player's events: never kept
     messages, named = parse_sse(r.data)
     assert messages and "status" in named
     assert [m["id"] for m in messages] == sorted({m["id"] for m in messages})

@@ -17,7 +17,7 @@ def test_lobby_lists_games_and_refuses_bad_forms(tmp_path: Path) -> None:
     assert b"No table yet" in page.data
     bad = b.post("/tables", data={"game": "chess", "players": "2"})
     assert bad.status_code == 400
-    assert b"No game named chess" in b.get("/").data
+    assert b"No game named chess" in bad.data  # the lobby again, saying why
     bad_count = b.post("/tables", data={"game": "belote", "players": "two"})
     assert bad_count.status_code == 400
     app.extensions["arena"].close()

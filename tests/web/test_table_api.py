@@ -14,7 +14,12 @@ def test_page_is_the_framework_client_with_the_config(browser: Browser, table_id
     page = browser.get(f"/table/{table_id}?as={players[1]}")
     assert page.status_code == 200
     html = page.data.decode()
-    assert "/static/arena/arena.js" in html and "Arena.start()" in html
+    # Every framework file, in order, then start.js, then every page's page.js (the language
+    # menu): no inline script on the page.
+    scripts = [src.split('"')[0] for src in html.split('<script src="')[1:]]
+    assert scripts[0] == "/static/arena/arena.js" and scripts[-2:] == ["/static/arena/start.js", "/static/arena/page.js"]
+    assert {"/static/arena/stock.js", "/static/arena/animations.js", "/static/arena/counters.js"} <= set(scripts)
+    assert "Arena.start()" not in html and " onclick=" not in html
     config = json.loads(html.split('<script id="arena-config" type="application/json">')[1].split("</script>")[0])
     assert config["player_id"] == players[1] and config["mode"] == "studio" and config["csrf"]
     assert "studio-tools" in html

@@ -271,10 +271,12 @@ def alter_table(alter: exp.Alter, target: Target, prepared: Prepared) -> list[st
 
 
 def _alter_table_mysql(alter: exp.Alter, actions: list[exp.Expr], prepared: Prepared) -> str:
-    """The ALTER TABLE for MariaDB: as written, unless an added column needs its implicit
-    default made explicit."""
+    """The ALTER TABLE for MariaDB: as written, unless an added or modified column needs its
+    implicit default made explicit."""
     modified = False
     for action in actions:
+        if isinstance(action, exp.ModifyColumn) and isinstance(action.this, exp.ColumnDef):
+            action = action.this  # MODIFY too: as dbmodel.sql's CREATE TABLE would declare it
         if isinstance(action, exp.ColumnDef):
             column = column_from_def(action)
             give_implicit_default(column, False)

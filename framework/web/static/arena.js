@@ -1,4 +1,5 @@
-/* Arena's framework client, mirroring BGA's game interface.
+/* Arena's framework client, mirroring BGA's game interface: the core (GameGui, the
+ * notification queue, the table's loading and its event stream).
  *
  * A game defines a class extending Arena.GameGui and registers it:
  *
@@ -11,8 +12,11 @@
  *   }                                                // return a Promise to hold the queue
  *   Arena.defineGame("mygame", MyGame);
  *
- * this.performAction(name, args) locks the interface until the server answers; errors
- * are shown to the player and reject the promise. Strings marked _("...") are translated.
+ * this.bgaPerformAction(name, args) (or performAction) locks the interface until the server
+ * answers; errors are shown to the player and reject the promise. Strings marked _("...")
+ * are translated. The notification queue and the components (templates, animations,
+ * counters, status bar, player panels, card stocks, dialogs, this.bga) are in their own
+ * files, loaded after this one by the table page; docs/client.md describes them all.
  */
 (function () {
   "use strict";
@@ -55,8 +59,20 @@
       this.game_name = config.game;
       this.isSpectator = config.player_id === null || config.player_id === undefined;
       this.notifDurations = {}; // type -> ms the queue waits after the handler
+      this.notifIgnored = {};   // type -> predicate(notif): true to skip the handler
+      this.promiseNotifications = null; // set by bga.notifications.setupPromiseNotifications
       this.replaying = false;
+      this.on_client_state = false;
+      this.scoreCtrl = {};      // player id -> Arena.Counter of the panel's score
       this._locked = false;
+      const gui = this;
+      // BGA's ``this.notifqueue``: a pause after a notification type, or skip it.
+      this.notifqueue = {
+        setSynchronous(type, duration) { gui.notifDurations[type] = duration === undefined ? 500 : duration; },
+        setIgnoreNotificationCheck(type, predicate) { gui.notifIgnored[type] = predicate; },
+      };
+      this.statusBar = Arena.StatusBar ? new Arena.StatusBar(this) : null;
+      this.bga = Arena.bgaFor ? Arena.bgaFor(this) : null;
     }
 
     // ------------------------------------------------------------- hooks for games
@@ -65,11 +81,17 @@
     onLeavingState(stateName) {}
     onUpdateActionButtons(stateName, args) {}
     onReplayStart() {}
+    /** BGA's setupNotifications (a game calls it at the end of setup, as on BGA); the queue
+     * calls ``notif_<type>`` without it. */
+    setupNotifications() {}
 
     // ------------------------------------------------------------- reading
     isCurrentPlayerActive() {
       if (this.isSpectator || !this.gamedatas) return false;
       return this.getActivePlayers().includes(Number(this.player_id));
+    }
+    isPlayerActive(pid) {
+      return this.getActivePlayers().includes(Number(pid));
     }
     getActivePlayerId() {
       return this.gamedatas ? Number(this.gamedatas.gamestate.active_player) : 0;
@@ -79,6 +101,9 @@
       if (st.type === "activeplayer") return st.active_player ? [Number(st.active_player)] : [];
       if (st.type === "multipleactiveplayer") return (st.multiactive || []).map(Number);
       return [];
+    }
+    getCurrentPlayerId() {
+      return this.isSpectator ? null : Number(this.player_id);
     }
     playerName(pid) {
       const p = this.gamedatas.players[String(pid)];
@@ -96,6 +121,10 @@
     }
     isInterfaceLocked() {
       return this._locked;
+    }
+    /** False when replaying, catching up on a backlog or in a hidden tab (BGA's name). */
+    bgaAnimationsActive() {
+      return !this.replaying && !document.hidden && Arena.queue.length <= Arena.BACKLOG;
     }
 
     /** ``${name}`` filled from args (those listed in args.i18n translated), as HTML. */
@@ -115,50 +144,30 @@
     }
 
     // ------------------------------------------------------------- status bar and buttons
-    addActionButton(id, label, handler, color) {
-      const bar = document.getElementById("generalactions");
-      const old = document.getElementById(id);
-      if (old) old.remove();
-      const button = document.createElement("button");
-      button.id = id;
-      button.type = "button";
-      button.className = "action-button " + (color || "blue");
-      button.innerHTML = label;
-      button.addEventListener("click", (ev) => {
-        ev.preventDefault();
-        if (this._locked) return;
-        handler.call(this, ev);
-      });
-      bar.appendChild(button);
-      return button;
+    /** BGA's classic ``addActionButton(id, label, handler, ..., color)``; color is the 4th
+     * argument here (the 5th, BGA's place, is read too). */
+    addActionButton(id, label, handler, color, fifth) {
+      if (fifth !== undefined && typeof fifth === "string") color = fifth;
+      return this.statusBar.addActionButton(label, (ev) => handler.call(this, ev),
+        {id, color: color || "blue", escape: false});
     }
     removeActionButtons() {
-      document.getElementById("generalactions").innerHTML = "";
+      this.statusBar.removeActionButtons();
     }
     setStatusText(html) {
       document.getElementById("pagemaintitletext").innerHTML = html;
     }
+    /** The status text of the current state (its descriptionmyturn when it is my turn). */
     updatePageTitle() {
       const st = this.gamedatas.gamestate;
-      const def = this.gamedatas.gamestates[String(st.id)] || {};
+      const def = st.client || this.gamedatas.gamestates[String(st.id)] || {};
       let text;
       if (st.id === 99 || st.name === "gameEnd") {
         text = esc(_("End of game"));
       } else {
         const mine = this.isCurrentPlayerActive() && def.descriptionmyturn;
         const template = mine ? def.descriptionmyturn : (def.description || "");
-        const args = Object.assign({}, st.args || {});
-        const active = this.getActivePlayerId();
-        const values = {};
-        for (const [k, v] of Object.entries(args)) values[k] = v;
-        text = esc(_(template)).replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (m, name) => {  // i18n: dynamic (a msgid received from the server)
-          if (name === "you") return `<span class="you" style="color:${esc(this.playerColor(this.player_id))}">${esc(_("You"))}</span>`;
-          if (name === "actplayer") return active ? this.formatPlayerName(active) : "";
-          if (!(name in values)) return m;
-          const v = values[name];
-          if (v && typeof v === "object") return "";
-          return esc((args.i18n || []).includes(name) ? _(String(v)) : v);  // i18n: dynamic (a msgid received from the server)
-        });
+        text = this.formatStateText(template, st.args || {});
       }
       this.setStatusText(text);
       document.body.classList.toggle("my-turn", this.isCurrentPlayerActive());
@@ -166,6 +175,49 @@
         const board = document.getElementById(`player_board_${pid}`);
         if (board) board.classList.toggle("active", this.getActivePlayers().includes(Number(pid)));
       }
+    }
+    /** A state description with ``${you}``, ``${actplayer}`` and the args filled in. */
+    formatStateText(template, args) {
+      const active = this.getActivePlayerId();
+      return esc(_(template)).replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (m, name) => {  // i18n: dynamic (a msgid received from the server)
+        if (name === "you") return `<span class="you" style="color:${esc(this.playerColor(this.player_id))}">${esc(_("You"))}</span>`;
+        if (name === "actplayer") return active ? this.formatPlayerName(active) : "";
+        if (!(name in args)) return m;
+        const v = args[name];
+        if (v && typeof v === "object") return "";
+        return esc((args.i18n || []).includes(name) ? _(String(v)) : v);  // i18n: dynamic (a msgid received from the server)
+      });
+    }
+
+    // ------------------------------------------------------------- client states
+    /** BGA's ``setClientState``: a step of the player's own, shown like a state, that the
+     * server never hears of. ``args`` may give description(myturn), possibleactions, args. */
+    setClientState(name, args) {
+      args = args || {};
+      const server = this.on_client_state ? this._serverState : this.gamedatas.gamestate;
+      this.onLeavingState(this.gamedatas.gamestate.name);
+      this._serverState = server;
+      this.on_client_state = true;
+      this.gamedatas.gamestate = Object.assign({}, server, {
+        name, args: args.args || {},
+        client: {
+          description: args.description || args.descriptionmyturn || "",
+          descriptionmyturn: args.descriptionmyturn || args.description || "",
+          possibleactions: args.possibleactions || [],
+        },
+      });
+      this.onEnteringState(name, this.gamedatas.gamestate);
+      Arena.updateButtons();
+    }
+    /** Back from a client state to the server's state. */
+    restoreServerGameState() {
+      if (!this.on_client_state) return;
+      this.onLeavingState(this.gamedatas.gamestate.name);
+      this.on_client_state = false;
+      this.gamedatas.gamestate = this._serverState;
+      this._serverState = null;
+      this.onEnteringState(this.gamedatas.gamestate.name, this.gamedatas.gamestate);
+      Arena.updateButtons();
     }
 
     // ------------------------------------------------------------- messages
@@ -180,14 +232,21 @@
     }
 
     // ------------------------------------------------------------- actions
-    checkAction(action, nomessage) {
+    /** The actions possible in the current state (the client state's, if any). */
+    possibleActions() {
       const st = this.gamedatas.gamestate;
-      const def = this.gamedatas.gamestates[String(st.id)] || {};
+      if (st.client && st.client.possibleactions.length) return st.client.possibleactions;
+      return (this.gamedatas.gamestates[String(st.id)] || {}).possibleactions || [];
+    }
+    checkPossibleActions(action) {
+      return this.possibleActions().includes(action);
+    }
+    checkAction(action, nomessage) {
       if (this._locked) {
         if (!nomessage) this.showMessage(_("An action is already in progress"), "error");
         return false;
       }
-      if (!(def.possibleactions || []).includes(action)) {
+      if (!this.checkPossibleActions(action)) {
         if (!nomessage) this.showMessage(_("This move is not possible now"), "error");
         return false;
       }
@@ -200,6 +259,7 @@
 
     async performAction(action, args, options) {
       options = options || {};
+      const lock = options.lock !== false;
       if (this._locked) {
         this.showMessage(_("An action is already in progress"), "error");
         throw new ActionError("in_progress", _("An action is already in progress"), 0);
@@ -207,8 +267,10 @@
       if (options.checkAction !== false && !this.checkAction(action)) {
         throw new ActionError("not_possible", _("This move is not possible now"), 0);
       }
-      this._locked = true;
-      document.body.classList.add("locked");
+      if (lock) {
+        this._locked = true;
+        document.body.classList.add("locked");
+      }
       try {
         // X-Arena-Move: the move this view is at. The server applies one action per view, so
         // a request sent twice (a retry, a second tab on the same view) is applied once.
@@ -220,16 +282,31 @@
         this.showMessage(err.message, "error");
         throw err;
       } finally {
-        this._locked = false;
-        document.body.classList.remove("locked");
+        if (lock) {
+          this._locked = false;
+          document.body.classList.remove("locked");
+        }
       }
+    }
+
+    /** BGA's ``bgaPerformAction(action, args, {lock, checkAction})``: the action sent to the
+     * server; the promise rejects on a refusal (already shown to the player), and a
+     * rejection nobody awaits is not an uncaught error. */
+    bgaPerformAction(action, args, options) {
+      const done = this.performAction(action, args, options);
+      done.catch(() => null);
+      return done;
     }
 
     setPlayerScore(pid, score) {
       const p = this.gamedatas.players[String(pid)];
       if (p) p.score = score;
-      const node = document.getElementById(`player_score_${pid}`);
-      if (node) node.textContent = score;
+      const counter = this.scoreCtrl[String(pid)];
+      if (counter) counter.toValue(score);
+      else {
+        const node = document.getElementById(`player_score_${pid}`);
+        if (node) node.textContent = score;
+      }
     }
 
     /** Pause for an animation; short when replaying or catching up on a backlog. */
@@ -251,6 +328,7 @@
     processedIds: [],   // every notification id handled, in order (tests read it)
     queue: [],
     source: null,
+    ended: false,
     _processing: false,
     _reconnectTimer: null,
     _originalArea: null,
@@ -297,10 +375,11 @@
     async start() {
       const cls = this.games[config.game] || GameGui;
       this.gui = new cls();
+      window.gameui = this.gui;
       const area = document.getElementById("game_play_area");
       this._originalArea = area.innerHTML;
       await this.load();
-      if (config.mode === "studio") {
+      if (config.mode === "studio" && this.setupStudio) {
         this.setupStudio();
         // A studio table can come back from its end (a slot loaded, a state jumped to in
         // another tab): a finished table's page looks again when it is shown.
@@ -308,7 +387,6 @@
           if (!document.hidden && this.ended) this.load();
         });
       }
-      window.gameui = this.gui;
     },
 
     /** (Re)load the whole table: data, panels, the game's setup, then events. */
@@ -332,7 +410,9 @@
       gui.gamedatas = data;
       gui.player_id = data.current_player_id;
       gui.isSpectator = data.current_player_id === null || data.current_player_id === undefined;
+      gui.on_client_state = false;
       document.body.classList.toggle("spectator", gui.isSpectator);
+      document.body.classList.toggle("spectatorMode", gui.isSpectator);
       this.buildPlayerBoards();
       this.setProgression(data.progression);
       this.setClocks(Object.fromEntries(Object.entries(data.players).map(([pid, p]) => [pid, p.time_left])));
@@ -352,51 +432,6 @@
         }
       } catch (e) {
         /* the log is a comfort: the table works without it */
-      }
-    },
-
-    buildPlayerBoards() {
-      const gui = this.gui;
-      const boards = document.getElementById("player_boards");
-      boards.innerHTML = "";
-      for (const pid of gui.gamedatas.playerorder) {
-        const p = gui.gamedatas.players[String(pid)];
-        const div = document.createElement("div");
-        div.className = "player-board" + (p.bot ? " bot" : "") + (p.zombie ? " zombie" : "") +
-          (Number(pid) === Number(gui.player_id) ? " me" : "");
-        div.id = `player_board_${pid}`;
-        div.dataset.player = pid;
-        div.innerHTML =
-          `<div class="player-name" style="color:#${esc(p.color)}">` +
-          `<span class="active-marker" title="${esc(_("Active player"))}">▶</span>${esc(p.name)}` +
-          `<span class="bot-badge" title="${esc(_("Played by a bot"))}">${esc(_("bot"))}</span></div>` +
-          `<div class="player-score"><span class="star">★</span> <span id="player_score_${pid}">${esc(p.score)}</span>` +
-          `<span class="clock" id="player_clock_${pid}" title="${esc(_("Time left to play"))}"></span></div>` +
-          `<div class="player-board-game"></div>`;
-        boards.appendChild(div);
-      }
-    },
-
-    /** Each player's clock; the active players' run down between updates. */
-    setClocks(clocks) {
-      this.clocks = {};
-      this.clocksAt = Date.now();
-      for (const [pid, seconds] of Object.entries(clocks)) this.clocks[pid] = Number(seconds) || 0;
-      this.drawClocks();
-      if (!this._clockTimer) this._clockTimer = setInterval(() => this.drawClocks(), 1000);
-    },
-
-    drawClocks() {
-      if (!this.clocks || !this.gui.gamedatas) return;
-      const active = this.gui.getActivePlayers().map(String);
-      const elapsed = (Date.now() - this.clocksAt) / 1000;
-      for (const [pid, seconds] of Object.entries(this.clocks)) {
-        const node = document.getElementById(`player_clock_${pid}`);
-        if (!node) continue;
-        const left = Math.round(active.includes(pid) ? seconds - elapsed : seconds);
-        const abs = Math.abs(left);
-        node.textContent = `${left < 0 ? "-" : ""}${Math.floor(abs / 60)}:${String(abs % 60).padStart(2, "0")}`;
-        node.classList.toggle("late", left < 0);
       }
     },
 
@@ -425,6 +460,13 @@
     // ------------------------------------------------------------- states
     enterState(state, initial) {
       const gui = this.gui;
+      if (gui.on_client_state) {
+        // A server state ends the player's own steps.
+        gui.onLeavingState(gui.gamedatas.gamestate.name);
+        gui.gamedatas.gamestate = gui._serverState;
+        gui.on_client_state = false;
+        gui._serverState = null;
+      }
       const previous = gui.gamedatas.gamestate;
       if (!initial && previous) gui.onLeavingState(previous.name);
       gui.gamedatas.gamestate = Object.assign({}, previous || {}, state);
@@ -438,245 +480,6 @@
       gui.removeActionButtons();
       gui.updatePageTitle();
       gui.onUpdateActionButtons(gui.gamedatas.gamestate.name, gui.gamedatas.gamestate.args || {});
-    },
-
-    // ------------------------------------------------------------- notifications
-    openEvents() {
-      this.closeEvents();
-      const url = this.url(`/events?after=${this.lastId}`);
-      const source = new EventSource(url);
-      this.source = source;
-      this.setConnection("connecting");
-      source.onopen = () => this.setConnection("online");
-      source.onmessage = (ev) => {
-        let event;
-        try {
-          event = JSON.parse(ev.data);
-        } catch (e) {
-          return;
-        }
-        if (event.id <= this.lastId) return; // already received: never twice
-        this.lastId = event.id;
-        this.queue.push(event);
-        this.pump();
-      };
-      source.addEventListener("status", (ev) => {
-        const status = JSON.parse(ev.data);
-        this.pendingStatus = status;
-        if (!this._processing && !this.queue.length) this.applyStatus();
-      });
-      source.addEventListener("reset", () => this.load());
-      // The game is over and everything was sent: the server closed the stream for good.
-      source.addEventListener("end", () => {
-        this.closeEvents();
-        this.ended = true;
-        this.setConnection("ended");
-      });
-      source.onerror = () => {
-        // Reconnect ourselves from the last id received: exactly the missed ones, once.
-        this.closeEvents();
-        this.setConnection("offline");
-        this._reconnectTimer = setTimeout(() => this.openEvents(), 1000);
-      };
-    },
-
-    closeEvents() {
-      if (this._reconnectTimer) clearTimeout(this._reconnectTimer);
-      this._reconnectTimer = null;
-      if (this.source) this.source.close();
-      this.source = null;
-    },
-
-    setConnection(state) {
-      const node = document.getElementById("connection");
-      if (!node) return;
-      node.className = "connection " + state;
-      node.dataset.state = state;
-      node.title = {online: _("Connected"), offline: _("Connection lost: reconnecting…"),
-        connecting: _("Connecting…")}[state] || "";
-    },
-
-    applyStatus() {
-      const status = this.pendingStatus;
-      if (!status) return;
-      this.pendingStatus = null;
-      this.setProgression(status.progression);
-      for (const [pid, s] of Object.entries(status.scores || {})) this.gui.setPlayerScore(pid, s.score);
-      this.setClocks(Object.fromEntries(Object.entries(status.scores || {}).map(([pid, s]) => [pid, s.time_left])));
-    },
-
-    async pump() {
-      if (this._processing || this.gui.replaying) return;
-      this._processing = true;
-      try {
-        while (this.queue.length) {
-          const event = this.queue.shift();
-          const merged = [];
-          if (event.type === "gameStateChange") {
-            // Private args written with the state change come right after it.
-            while (this.queue.length && this.queue[0].type === "gameStateChangePrivateArg" &&
-                   this.queue[0].args.state_id === event.args.id) {
-              const priv = this.queue.shift();
-              event.args.args = Object.assign({}, event.args.args, {_private: priv.args.args});
-              merged.push(priv.id);
-            }
-          }
-          await this.dispatch(event);
-          this.processedIds.push(event.id, ...merged);
-        }
-        this.applyStatus();
-      } finally {
-        this._processing = false;
-      }
-    },
-
-    async dispatch(event) {
-      const gui = this.gui;
-      if (!gui.replaying) this.move = Math.max(this.move, Number(event.move_id || 0));
-      this.addLog(event);
-      const notif = {type: event.type, args: event.args, log: event.log, msgid: event.msgid, id: event.id,
-        move_id: event.move_id};
-      switch (event.type) {
-        case "gameStateChange":
-          this.enterState(event.args);
-          return;
-        case "gameStateChangePrivateArg": {
-          const st = gui.gamedatas.gamestate;
-          if (st.id === event.args.state_id) {
-            st.args = Object.assign({}, st.args, {_private: event.args.args});
-            this.updateButtons();
-          }
-          return;
-        }
-        case "gameStateMultipleActiveUpdate":
-          gui.gamedatas.gamestate.multiactive = event.args.active || [];
-          this.updateButtons();
-          break;
-        case "undoRestore":
-        case "studioReload":
-          if (!gui.replaying) await this.load();
-          return;
-        case "botSeat":
-        case "playerLeft":
-        case "playerEliminated": {
-          const p = gui.gamedatas.players[String(event.args.player_id)];
-          if (p) {
-            if (event.type === "botSeat") p.bot = event.args.bot;
-            if (event.type === "playerLeft") p.zombie = 1;
-            if (event.type === "playerEliminated") p.eliminated = 1;
-            const board = document.getElementById(`player_board_${event.args.player_id}`);
-            if (board) {
-              board.classList.toggle("bot", !!p.bot);
-              board.classList.toggle("zombie", !!p.zombie);
-            }
-          }
-          break;
-        }
-        default:
-          break;
-      }
-      const handler = gui["notif_" + event.type];
-      if (typeof handler === "function") {
-        try {
-          const result = handler.call(gui, notif);
-          if (result && typeof result.then === "function") await result;
-        } catch (err) {
-          console.error("notification " + event.type, err);
-        }
-      }
-      const duration = gui.notifDurations[event.type];
-      if (duration) await gui.wait(duration);  // shortened when far behind
-    },
-
-    // ------------------------------------------------------------- replay
-    async replay() {
-      const gui = this.gui;
-      this.closeEvents();
-      const answer = await this.get(`/log?after=0&limit=5000`);
-      gui.replaying = true;
-      document.body.classList.add("replaying");
-      try {
-        document.getElementById("logs").innerHTML = "";
-        document.getElementById("game_play_area").innerHTML = this._originalArea;
-        gui.setup(gui.gamedatas);
-        gui.onReplayStart();
-        for (const event of answer.events) {
-          await this.dispatch(event);
-          await sleep(30);
-        }
-      } finally {
-        gui.replaying = false;
-        document.body.classList.remove("replaying");
-      }
-      await this.load();
-    },
-
-    // ------------------------------------------------------------- studio tools
-    setupStudio() {
-      const out = document.getElementById("studio-output");
-      const show = (text) => {
-        out.hidden = false;
-        out.textContent = text;
-      };
-      const select = document.getElementById("jump-state");
-      for (const st of config.states) {
-        if (st.id === 1) continue;
-        const option = document.createElement("option");
-        option.value = st.id;
-        option.textContent = `${st.id} ${st.name}`;
-        select.appendChild(option);
-      }
-      const seats = document.getElementById("bot-seats");
-      if (config.bot_kinds.length) {
-        seats.innerHTML = `<span>${esc(_("Bots"))}:</span>`;
-        for (const pid of this.gui.gamedatas.playerorder) {
-          const p = this.gui.gamedatas.players[String(pid)];
-          const label = document.createElement("label");
-          label.textContent = p.name + " ";
-          const sel = document.createElement("select");
-          sel.dataset.player = pid;
-          sel.innerHTML = `<option value="">${esc(_("person"))}</option>` +
-            config.bot_kinds.map((k) => `<option value="${esc(k)}">${esc(k)}</option>`).join("");
-          sel.value = p.bot ? config.bot_kinds[0] : "";
-          sel.addEventListener("change", async () => {
-            try {
-              await Arena.post("/studio/bot", {player_id: Number(pid), kind: sel.value});
-            } catch (err) {
-              this.gui.showMessage(err.message, "error");
-            }
-          });
-          label.appendChild(sel);
-          seats.appendChild(label);
-        }
-      }
-      document.getElementById("studio-tools").addEventListener("click", async (ev) => {
-        const button = ev.target.closest("button[data-studio]");
-        if (!button) return;
-        const tool = button.dataset.studio;
-        try {
-          if (tool === "save" || tool === "load") {
-            await Arena.post(`/studio/${tool}/${button.dataset.slot}`, {});
-            this.gui.showMessage(tool === "save" ? _("Saved") : _("Loaded"), "info");
-            if (tool === "load") await this.load();
-          } else if (tool === "jump") {
-            await Arena.post("/studio/jump", {state_id: Number(select.value)});
-            if (this.ended) await this.load(); // the stream of a finished game was closed
-          } else if (tool === "replay") {
-            await this.replay();
-          } else if (tool === "errors") {
-            const answer = await Arena.get("/studio/errors");
-            show(answer.errors.length ? answer.errors.map((e) =>
-              `#${e.id} ${e.created_at} ${e.action || ""}\n${e.traceback}`).join("\n") : _("No error."));
-          } else if (tool === "bug") {
-            const text = document.getElementById("bug-text").value;
-            const answer = await Arena.post("/studio/bug", {text});
-            show(_("Bug report saved") + ": " + location.origin + answer.url);
-            document.getElementById("bug-text").value = "";
-          }
-        } catch (err) {
-          this.gui.showMessage(err.message, "error");
-        }
-      });
     },
   };
 

@@ -12,6 +12,8 @@
   const POSITIONS = ["bottom", "right", "top", "left"]; // play goes counter-clockwise
   const SUIT_NAMES = {S: "spades", H: "hearts", D: "diamonds", C: "clubs"};
   const TEAM_COLORS = ["#2f6fb3", "#b8452f"];
+  const PLAY_MS = 300; // a card's slide to the trick
+  const DEAL_MS = 300; // a dealt card's slide to the hand
 
   // ------------------------------------------------------------------ card drawing
   const SUIT_PATHS = {
@@ -144,7 +146,8 @@
   class BeloteGui extends Arena.GameGui {
     constructor() {
       super();
-      this.notifDurations = {bid: 350, contract: 700, playCard: 300, trickWin: 750, newDeal: 300,
+      // playCard's pause is its card's slide to the trick (PLAY_MS), which holds the queue.
+      this.notifDurations = {bid: 350, contract: 700, trickWin: 750, newDeal: 300,
         announce: 500, belote: 500};
       this.faces = localStorage.getItem("belote.faces") || "french";
       this.sortMode = localStorage.getItem("belote.sort") || "1";
@@ -153,7 +156,6 @@
     // ---------------------------------------------------------------- set-up
     setup(gd) {
       this.gd = gd;
-      this.hand = (gd.hand || []).slice();
       this.handCounts = Object.assign({}, gd.hand_counts || {});
       this.contract = gd.contract;
       this.dealer = gd.dealer;
@@ -164,6 +166,7 @@
       this.pendingScore = null;
       this.mySeat = this.isSpectator ? 0 : gd.seats[String(this.player_id)];
       this.root = document.getElementById("bt-root");
+      this.setupStocks();
       this.setFaces(this.faces, false);
       const facesSelect = document.getElementById("bt-faces");
       facesSelect.value = this.faces;
@@ -173,7 +176,7 @@
       sortSelect.addEventListener("change", () => {
         this.sortMode = sortSelect.value;
         localStorage.setItem("belote.sort", this.sortMode);
-        this.renderHand();
+        this.resortHand();
       });
       document.getElementById("bt-show-last").addEventListener("click", () => {
         const last = this.sheet[this.sheet.length - 1];
@@ -181,10 +184,11 @@
         else this.showMessage(_("No hand has been played yet"), "info");
       });
       for (const pid of gd.playerorder) this.renderSeat(pid);
-      this.renderScores();
+      this.buildScores();
       this.renderContract();
       this.renderTurned();
       this.renderTrick(gd.trick || []);
+      this.handStock.addCards((gd.hand || []).map(handCard));
       this.renderHand();
       this.renderSheet();
       const bidding = ["playerBid", "contreeWindow"].includes(gd.gamestate.name);
@@ -197,7 +201,7 @@
     onReplayStart() {
       this.sheet = [];
       this.teamScores = [0, 0];
-      this.hand = [];
+      this.handStock.removeAll();
       this.contract = null;
       this.turned = null;
       this.renderSheet();
@@ -214,12 +218,11 @@
       this.root.classList.remove("faces-french", "faces-german", "faces-traditional");
       this.root.classList.add("faces-" + this.faces);
       if (this.gd) {
-        this.renderHand();
+        for (const card of this.handStock.getCards().concat(this.trickStock.getCards())) {
+          this.cardManager.updateCardInformations(card);
+        }
         this.renderTurned();
         this.renderContract();
-        for (const slot of document.querySelectorAll(".bt-slot .bt-card")) {
-          slot.innerHTML = cardSVG(slot.dataset.card, this.faces);
-        }
         if (this.sheet) this.renderSheet();
       }
     }
@@ -258,7 +261,8 @@
       return `${value} ${t}`;
     }
 
-    sortedHand() {
+    /** The order of the hand (a comparator of cards), from the contract and the sort chosen. */
+    handOrder() {
       const trump = this.contract ? this.contract.trump : null;
       const mode = this.sortMode;
       let suitOrder = mode === "2" ? ["S", "H", "D", "C"] : ["S", "H", "C", "D"];
@@ -280,8 +284,15 @@
         const trumpLike = trump === "all" || card[1] === trump;
         return -(trumpLike ? 10 - TRUMP_ORDER.indexOf(card[0]) : 10 - PLAIN_ORDER.indexOf(card[0]));
       };
-      return this.hand.slice().sort((a, b) =>
-        suitOrder.indexOf(a[1]) - suitOrder.indexOf(b[1]) || strength(a) - strength(b));
+      return (x, y) => {
+        const a = x.code;
+        const b = y.code;
+        return suitOrder.indexOf(a[1]) - suitOrder.indexOf(b[1]) || strength(a) - strength(b);
+      };
+    }
+
+    resortHand() {
+      this.handStock.setSort(this.handOrder());
     }
 
     legalCards() {
@@ -329,36 +340,43 @@
         (Number(pid) === Number(this.dealer) ? ` <span class="bt-panel-dealer">${esc(_("Dealer"))}</span>` : "");
     }
 
-    renderHand() {
-      const node = document.getElementById("bt-hand");
-      if (!node || !this.gd) return;
-      const legal = this.legalCards();
-      node.innerHTML = "";
-      node.classList.toggle("bt-my-turn", legal !== null);
-      const cards = this.sortedHand();
-      cards.forEach((code, i) => {
-        const div = document.createElement("div");
-        div.className = "bt-card bt-in-hand";
-        div.dataset.card = code;
-        const offset = i - (cards.length - 1) / 2;
-        div.style.transform = `rotate(${offset * 2.5}deg) translateY(${offset * offset * 1.6}px)`;
-        div.innerHTML = cardSVG(code, this.faces);
-        if (legal !== null) {
-          if (legal.includes(code)) {
-            div.classList.add("bt-legal");
-            div.tabIndex = 0;
-            div.setAttribute("role", "button");
-            div.addEventListener("click", () => this.playCard(code));
-            div.addEventListener("keydown", (ev) => {
-              if (ev.key === "Enter" || ev.key === " ") this.playCard(code);
-            });
-          } else {
-            div.classList.add("bt-illegal");
-            div.setAttribute("aria-disabled", "true");
-          }
-        }
-        node.appendChild(div);
+    /** The framework's card stocks: my hand (a fan, sorted), the trick (a slot per seat) and
+     * each seat as the place a won trick goes to. A card keeps its element from the hand to
+     * the trick, so it slides there. */
+    setupStocks() {
+      this.cardManager = new Arena.CardManager(this, {
+        getId: (card) => `bt-card-${card.code}`,
+        setupDiv: (card, div) => {
+          div.classList.add("bt-card");
+          div.classList.toggle("bt-in-hand", card.where === "hand");
+          div.dataset.card = card.code;
+          if (card.player_id !== undefined) div.dataset.player = card.player_id;
+        },
+        setupFrontDiv: (card, div) => { div.innerHTML = cardSVG(card.code, this.faces); },
+        selectableCardClass: "bt-legal", unselectableCardClass: "bt-illegal", selectedCardClass: "bt-chosen",
       });
+      this.handStock = new Arena.HandStock(this.cardManager, "bt-hand", {
+        sort: this.handOrder(), inclination: 2.5, cardShift: 1.6, center: false,
+      });
+      this.handStock.onCardClick = (card) => {
+        if (this.handStock.isSelectable(card)) this.playCard(card.code);
+      };
+      this.trickStock = new Arena.SlotStock(this.cardManager, "bt-trick", {
+        mapCardToSlot: (card) => this.pos(card.player_id),
+      });
+      this.seatStocks = {};
+      for (const pos of POSITIONS) {
+        this.seatStocks[pos] = new Arena.VoidStock(this.cardManager, `bt-seat-${pos}`);
+      }
+    }
+
+    /** The legal cards of my hand are the ones I may choose. */
+    renderHand() {
+      if (!this.gd || !this.handStock) return;
+      const legal = this.legalCards();
+      this.handStock.element.classList.toggle("bt-my-turn", legal !== null);
+      if (legal === null) this.handStock.setSelectionMode("none");
+      else this.handStock.setSelectionMode("single", legal.map((code) => ({code})));
     }
 
     renderTurned() {
@@ -395,29 +413,32 @@
         `${esc(this.playerName(c.taker))}</div>`;
     }
 
-    renderScores() {
+    /** The teams' scores and tricks of the hand, as counters. */
+    buildScores() {
       const node = document.getElementById("bt-scores");
-      if (!node || !this.gd) return;
       const length = this.gd.game_length || {};
       const goal = length.kind === "hands"
         ? esc(_("Game in ${n} hands").replace("${n}", length.amount))
         : esc(_("Game to ${n} points").replace("${n}", length.amount));
       node.innerHTML = `<div class="bt-goal">${goal}</div>` + [0, 1].map((team) =>
         `<div class="bt-team-score" data-team="${team}"><span class="bt-team-dot" style="background:${TEAM_COLORS[team]}"></span>` +
-        `<span class="bt-team-names">${this.teamName(team)}</span><b>${this.teamScores[team]}</b>` +
-        `<small title="${esc(_("Tricks this hand"))}">${this.tricksWon[team] || 0} ✓</small></div>`).join("");
+        `<span class="bt-team-names">${this.teamName(team)}</span><b id="bt-team-score-${team}"></b>` +
+        `<small title="${esc(_("Tricks this hand"))}"><span id="bt-tricks-${team}"></span> ✓</small></div>`).join("");
+      this.teamCounters = [0, 1].map((team) => new Arena.Counter(`bt-team-score-${team}`, {value: this.teamScores[team]}));
+      this.trickCounters = [0, 1].map((team) => new Arena.Counter(`bt-tricks-${team}`, {value: this.tricksWon[team] || 0}));
+    }
+
+    renderScores() {
+      if (!this.teamCounters) return;
+      for (const team of [0, 1]) {
+        this.teamCounters[team].toValue(this.teamScores[team]);
+        this.trickCounters[team].toValue(this.tricksWon[team] || 0);
+      }
     }
 
     renderTrick(trick) {
-      for (const slot of document.querySelectorAll(".bt-slot")) slot.innerHTML = "";
-      for (const t of trick) this.putInSlot(t.player_id, t.card, false);
-    }
-
-    putInSlot(pid, code, animate) {
-      const slot = document.querySelector(`.bt-slot[data-pos="${this.pos(pid)}"]`);
-      if (!slot) return;
-      slot.innerHTML = `<div class="bt-card${animate ? " bt-enter-" + this.pos(pid) : ""}" data-card="${esc(code)}" ` +
-        `data-player="${pid}">${cardSVG(code, this.faces)}</div>`;
+      this.trickStock.removeAll();
+      for (const t of trick) this.trickStock.addCard({code: t.card, player_id: t.player_id, where: "trick"});
     }
 
     bubble(pid, html, timed) {
@@ -465,9 +486,8 @@
 
     onLeavingState(name) {
       if (name === "playerTurn") {
-        const hand = document.getElementById("bt-hand");
-        if (hand) hand.classList.remove("bt-my-turn");
-        for (const c of document.querySelectorAll(".bt-in-hand")) c.classList.remove("bt-legal", "bt-illegal");
+        this.handStock.element.classList.remove("bt-my-turn");
+        this.handStock.setSelectionMode("none");
       }
       if (name === "playerBid" || name === "contreeWindow") this.hideBidBox();
     }
@@ -551,7 +571,7 @@
       this.dealer = n.args.dealer;
       this.turned = n.args.turned;
       this.contract = null;
-      this.hand = [];
+      this.handStock.removeAll();
       this.tricksWon = [0, 0];
       const count = this.gd.rules && this.gd.rules.variant === "contree" ? 8 : 5;
       for (const pid of this.gd.playerorder) this.handCounts[String(pid)] = count;
@@ -563,18 +583,23 @@
       this.renderTrick([]);
       this.renderContract();
       this.renderTurned();
+      this.resortHand();
       this.renderHand();
       this.renderScores();
     }
 
+    /** My cards, dealt from the middle of the table. */
     notif_newHand(n) {
-      this.hand = n.args.cards.slice();
+      const dealt = this.handStock.addCards(n.args.cards.map(handCard), {fromElement: "bt-center", duration: DEAL_MS}, {}, 30);
       this.renderHand();
+      return dealt;
     }
 
     notif_extraCards(n) {
-      this.hand = n.args.hand.slice();
+      const added = n.args.hand.filter((code) => !this.handStock.contains({code})).map(handCard);
+      const dealt = this.handStock.addCards(added, {fromElement: "bt-center", duration: DEAL_MS}, {}, 30);
       this.renderHand();
+      return dealt;
     }
 
     notif_bid(n) {
@@ -594,21 +619,25 @@
       }
       this.renderContract();
       this.renderTurned();
+      this.resortHand();
       this.renderHand();
       this.bubble(this.contract.taker, this.trumpLabel(this.contract.trump), true);
     }
 
+    /** The card slides to the trick: from my hand, or from the player's seat. */
     notif_playCard(n) {
       const pid = n.args.player_id;
-      if (Number(pid) === Number(this.player_id)) {
-        this.hand = this.hand.filter((c) => c !== n.args.card);
-        this.renderHand();
-      } else {
-        this.handCounts[String(pid)] = Math.max(0, (this.handCounts[String(pid)] || 1) - 1);
-        const backs = document.querySelector(`#bt-seat-${this.pos(pid)} .bt-backs`);
-        if (backs && backs.lastElementChild) backs.lastElementChild.remove();
+      const card = {code: n.args.card, player_id: pid, where: "trick"};
+      if (this.handStock.contains(card)) {
+        return this.trickStock.addCard(card, {fromStock: this.handStock, duration: PLAY_MS});
       }
-      this.putInSlot(pid, n.args.card, true);
+      this.handCounts[String(pid)] = Math.max(0, (this.handCounts[String(pid)] || 1) - 1);
+      const backs = document.querySelector(`#bt-seat-${this.pos(pid)} .bt-backs`);
+      const from = backs && backs.lastElementChild ? backs.lastElementChild.getBoundingClientRect() : null;
+      if (backs && backs.lastElementChild) backs.lastElementChild.remove();
+      const played = this.trickStock.addCard(card, from ? {} : {fromElement: `bt-seat-${this.pos(pid)}`, duration: PLAY_MS});
+      const el = this.cardManager.getCardElement(card);
+      return from ? this.cardManager.animationManager.moveFrom(el, from, {duration: PLAY_MS}) : played;
     }
 
     notif_belote(n) {
@@ -625,14 +654,13 @@
       const winner = n.args.player_id;
       const team = this.team(winner);
       this.tricksWon[team] = (this.tricksWon[team] || 0) + 1;
-      for (const card of document.querySelectorAll(".bt-slot .bt-card")) {
-        card.classList.toggle("bt-winning", Number(card.dataset.player) === Number(winner));
+      for (const card of this.trickStock.getCards()) {
+        this.cardManager.getCardElement(card).classList.toggle("bt-winning", Number(card.player_id) === Number(winner));
       }
       await this.wait(550);
-      const dir = this.pos(winner);
-      for (const card of document.querySelectorAll(".bt-slot .bt-card")) card.classList.add("bt-sweep-" + dir);
-      await this.wait(350);
-      this.renderTrick([]);
+      // The trick goes to the winner's seat.
+      const seat = this.seatStocks[this.pos(winner)];
+      await Promise.all(this.trickStock.getCards().map((card) => seat.addCard(card, {duration: 350})));
       this.renderScores();
     }
 
@@ -767,6 +795,11 @@
         totals.map((t, i) => i ? `<text x="${x(i)}" y="${H - pad + 14}" text-anchor="middle" font-size="10" fill="#777">${i}</text>` : "").join("") +
         goal + lines + `</svg>`;
     }
+  }
+
+  /** A card of my hand, as the stocks hold it. */
+  function handCard(code) {
+    return {code, where: "hand"};
   }
 
   function cap(text) {
