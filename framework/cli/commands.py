@@ -61,8 +61,11 @@ def games_cmd(ctx: click.Context) -> None:
 @click.argument("name")
 @click.option("--dir", "games_dir", type=click.Path(path_type=Path), default=Path("games"),
               show_default=True, help="Folder that holds the games.")
+@click.option("--style", type=click.Choice(["states", "classic"]), default="states",
+              show_default=True,
+              help="states: today's BGA style (state classes); classic: states.py and st_/act_ methods.")
 @guarded
-def new_game_cmd(name: str, games_dir: Path) -> None:
+def new_game_cmd(name: str, games_dir: Path, style: str) -> None:
     """Create games/NAME/: a small, complete, playable game to start from."""
     from framework.scaffold import new_game
 
@@ -71,7 +74,7 @@ def new_game_cmd(name: str, games_dir: Path) -> None:
                         "no_games_dir", path=str(games_dir))
     from framework.cli.studio import follow_up
 
-    target = new_game(name, games_dir)
+    target = new_game(name, games_dir, style)
     click.echo(f"created {target}")
     click.echo(follow_up(name, target))
 

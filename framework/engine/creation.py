@@ -22,6 +22,7 @@ from framework.engine.copies import create_copies
 from framework.engine.directory import TableDirectory
 from framework.engine.settle import StateDriver
 from framework.game.globals import GLOBAL_ACTIVE_PLAYER, GLOBAL_MOVE, GLOBAL_PROGRESSION, GLOBAL_STATE
+from framework.game.modern.dispatch import first_state_id
 from framework.game.registry import GameDefinition
 from framework.game.states import SETUP_STATE_ID
 from framework.game.table import ActionContext, Table
@@ -205,12 +206,14 @@ def _setup(
     if release:
         table.set_meta("release", release)
     infos = table.load_players_basic_infos()
-    table.setup_new_game(infos, dict(options))  # nobody is active yet, as on BGA
+    first = table.setup_new_game(infos, dict(options))  # nobody is active yet, as on BGA
     if not table.get_active_player_id():
         table.gamestate.change_active_player(player_ids[0])
     table.context.entered_states.clear()
     setup = gdef.states[SETUP_STATE_ID]
     target = setup.transitions.get("", next(iter(setup.transitions.values())))
+    if first is not None:  # today's BGA style: setup_new_game returns the first state
+        target = first_state_id(gdef, first)
     table.gamestate.jump_to_state(target)
 
 

@@ -64,9 +64,14 @@ class TableViews:
                 own_state = _private_state(table, player_id, translate)
             clocks = {int(p["player_id"]): round(table.get_remaining_time(int(p["player_id"])))
                       for p in players}
+            # What the game put under "players" (a counter's fill_result, say) stays beside
+            # the framework's fields.
+            given = data.get("players")
+            extra: dict[Any, Any] = given if isinstance(given, dict) else {}
             data.update({
                 "players": {
                     str(p["player_id"]): {
+                        **(extra.get(int(p["player_id"])) or extra.get(str(p["player_id"])) or {}),
                         "id": int(p["player_id"]), "name": p["player_name"],
                         "color": p["player_color"], "no": int(p["player_no"]),
                         "score": int(p["player_score"]), "score_aux": int(p["player_score_aux"]),

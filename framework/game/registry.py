@@ -19,8 +19,9 @@ from types import ModuleType
 
 from framework.core.errors import ConfigError, NotFoundError
 from framework.game.gameinfo import GameInfo
+from framework.game.modern.compiler import compile_states
 from framework.game.options import Option, OptionCatalog, Preference
-from framework.game.states import State, StateMachine
+from framework.game.states import StateMachine
 from framework.game.stats import Stat, StatCatalog
 from framework.game.table import Table
 from framework.i18n import register_game_directory
@@ -158,9 +159,10 @@ def load_game(package: ModuleType) -> GameDefinition:
             f"(found {len(classes)})"
         )
     table_class = classes[0]
-    states: Iterable[State] = getattr(states_module, "STATES", None) or []
+    states: Iterable[object] = getattr(states_module, "STATES", None) or []
     if not states:
-        raise ConfigError(f"game {info.name!r}: states.py must define STATES = [State(...), ...]")
+        raise ConfigError(f"game {info.name!r}: states.py (or states/__init__.py) must define "
+                          "STATES = [State(...) or GameState classes, ...]")
     stats: Iterable[Stat] = getattr(stats_module, "STATS", []) if stats_module else []
     options: Iterable[Option] = getattr(options_module, "OPTIONS", []) if options_module else []
     prefs: Iterable[Preference] = (
@@ -176,7 +178,7 @@ def load_game(package: ModuleType) -> GameDefinition:
 def build_definition(
     info: GameInfo,
     table_class: type[Table],
-    states: Iterable[State],
+    states: Iterable[object],
     stats: Iterable[Stat] = (),
     options: Iterable[Option] = (),
     preferences: Iterable[Preference] = (),
@@ -194,7 +196,8 @@ def build_definition(
         package=package,
         directory=directory or Path("."),
         table_class=table_class,
-        states=StateMachine(info.name, states, table_class),
+        # State classes (today's BGA style) compile to the classic State rows.
+        states=StateMachine(info.name, compile_states(info.name, states, table_class), table_class),
         stats=StatCatalog(info.name, stats),
         options=OptionCatalog(info.name, options, preferences),
         dbmodel=dbmodel,

@@ -17,6 +17,7 @@ from framework.core.errors import GameSystemError, NotYourTurnError, UserError
 from framework.game.deck import Deck
 from framework.game.gamestate import GameStateMachine
 from framework.game.globals import GLOBAL_MOVE
+from framework.game.modern.services import ModernServices
 from framework.game.states import State, StateType
 from framework.game.table_clocks import TableClocks, table_status
 from framework.game.table_context import TIME_FORMAT, ActionContext
@@ -28,7 +29,7 @@ __all__ = ["TIME_FORMAT", "ActionContext", "Table", "table_status"]
 BGA_ENVIRONMENT = "studio"
 
 
-class Table(TableClocks, TableLogs):
+class Table(TableClocks, TableLogs, ModernServices):
     """Base class of a game's table (BGA's ``Table``). Subclass it in ``games/<g>/game.py``.
 
     Hooks to override: ``setup_new_game``, ``get_all_datas``, ``get_game_progression``,
@@ -46,10 +47,13 @@ class Table(TableClocks, TableLogs):
         self.gamestate = GameStateMachine(self)
 
     # ----------------------------------------------------------------- hooks for games
-    def setup_new_game(self, players: Mapping[int, Mapping[str, Any]], options: Mapping[int, int]) -> None:
+    def setup_new_game(self, players: Mapping[int, Mapping[str, Any]], options: Mapping[int, int]) -> Any:
         """Called once, when the table is created; players are already in ``player``.
         Nobody is active yet: ``active_next_player()`` makes the first player active (if
-        nobody is active afterwards, the first player is)."""
+        nobody is active afterwards, the first player is).
+
+        May return the first state (a state class, an id or a name; BGA's ``return
+        PlayerTurn::class``); None follows state 1's transition."""
 
     def get_all_datas(self, player_id: int | None) -> dict[str, Any]:
         """Everything ``player_id`` may see (None: a spectator). Never another's hidden cards.

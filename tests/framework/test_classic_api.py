@@ -146,12 +146,6 @@ def test_game_information_and_the_table_helpers(lab_table: TestTable) -> None:
     (lambda t: t.is_realtime(), "no realtime or turn-based setting"),
     (lambda t: t.is_async(), "no realtime or turn-based setting"),
     (lambda t: t.get_generic_game_infos("x"), "external game APIs do not exist"),
-    (lambda t: t.store_legacy_data(1, "k", {}), "legacy store"),
-    (lambda t: t.retrieve_legacy_data(1, "k"), "legacy store"),
-    (lambda t: t.remove_legacy_data(1, "k"), "legacy store"),
-    (lambda t: t.store_legacy_team_data({}), "legacy store"),
-    (lambda t: t.retrieve_legacy_team_data(), "legacy store"),
-    (lambda t: t.remove_legacy_team_data(), "legacy store"),
     (lambda t: t.get_game_user_preference(t.gamestate.get_active_player_list()[0], 100),
      "declares no preference 100"),
 ])
