@@ -125,12 +125,13 @@ def _game_fragment(gdef: GameDefinition) -> Markup:
 
 @bp.get("/table/<int:table_id>")
 def table_page(table_id: int) -> Any:
-    notices = site().runtime.notices(table_id)  # read first: it refreshes a stale release
-    info = table_info(table_id)
     try:
+        notices = site().runtime.notices(table_id)  # read first: it refreshes a stale release
+        info = table_info(table_id)
         gdef = game_of(info)
     except ConfigError as exc:
-        page = broken_game_page(info, exc)  # the studio says why, and reloads once fixed
+        # the studio says why, and reloads once fixed
+        page = broken_game_page(table_info(table_id), exc)
         if page is None:
             raise
         return page

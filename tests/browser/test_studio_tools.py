@@ -18,7 +18,9 @@ def test_a_developer_plays_alone_with_bots_and_studio_tools(chromium: Browser, l
     table_id = rt.create_table("belote", 4, options={"target": 10}, seed="studio-1",
                                bots={1: "heuristic", 2: "heuristic", 3: "heuristic"})
     me = int(rt.get_data(table_id, None)["playerorder"][0])
-    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+    # bypass_csp: Playwright's wait_for_function polls with eval, which the site's CSP refuses
+    # (tests/browser/test_csp.py plays the same tools under the CSP)
+    context = chromium.new_context(viewport={"width": 1400, "height": 1000}, bypass_csp=True)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
