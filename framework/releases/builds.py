@@ -25,6 +25,7 @@ from framework.i18n.extract import extract_messages
 from framework.platform.models import GameRecord, ReleaseRecord
 from framework.releases import schema as schema_mod
 from framework.releases.context import ReleaseContext
+from framework.releases.counters_use import declared_counters, global_keys
 from framework.storage.base import TableStore
 from framework.storage.sql.translate import translate_dbmodel
 from framework.storage.sqlite import SQLiteStore
@@ -163,6 +164,8 @@ def manifest_of(gdef: GameDefinition) -> dict[str, Any]:
         "options": [{"id": o.id, "key": o.key, "values": sorted(o.values), "default": o.default}
                     for o in gdef.options.options.values()],
         "globals": dict(sorted(gdef.table_class.GLOBALS.items())),
+        "counters": [{k: v for k, v in c.items() if k != "where"} for c in declared_counters(gdef.directory)],
+        "json_globals": global_keys(gdef.directory),
         "schema": schema_mod.to_json(fresh_schema(gdef)),
         "msgids": msgids,
         "msgids_hash": hashlib.sha256("\n".join(msgids).encode()).hexdigest(),

@@ -27,6 +27,7 @@ from framework.platform.models import GameTableRecord, ReleaseRecord
 from framework.releases import schema as schema_mod
 from framework.releases.builds import fresh_schema, load_release, release_dir, release_manifest, self_imports
 from framework.releases.context import ReleaseContext, ScratchContext
+from framework.releases.counters_use import upgrade_inits
 from framework.releases.globals_use import global_use
 from framework.releases.inuse import distinct_uses, tables_in_use
 from framework.releases.migrate import sync_copies
@@ -124,6 +125,8 @@ def _check(site: ReleaseContext, game: str, version: str | None) -> CheckReport:
     findings += _msgids(site, game, production, candidate, prod, cand)
     findings += _rehearse(site, game, production, candidate)
     findings += _new_globals(site, game, candidate, prod, cand)
+    findings += _counters(site, game, candidate, prod, cand)
+    findings += _json_globals(site, game, candidate, prod, cand)
     return CheckReport(game, candidate, production, findings)
 
 
@@ -359,4 +362,79 @@ def _new_globals(site: ReleaseContext, game: str, candidate: str, prod: dict[str
                            f"set it in upgrade_table_db from what the table holds "
                            f"(self.set_game_state_value({label!r}, ...)), or check that the default "
                            "is right for games in progress"))
+    return out
+
+
+def _counters(site: ReleaseContext, game: str, candidate: str, prod: dict[str, Any],
+              cand: dict[str, Any]) -> list[Finding]:
+    """Counters (``PlayerCounter``/``TableCounter``) are rows of each table named by the
+    counter: a rename or a removal strands them, a new one has none in tables in progress."""
+    if "counters" not in prod:  # built before counters were recorded: nothing to compare
+        return []
+    out = []
+    old = {c["name"]: c for c in prod["counters"]}
+    new = {c["name"]: c for c in cand.get("counters", [])}
+    live = [t for t, _ in live_tables(site, game)]
+    added = [n for n in new if n not in old]
+    package = release_dir(site, game, candidate)
+    renamed: dict[str, str] = {}
+    for name in sorted(set(old) - set(new)):
+        was = old[name]
+        into = [n for n in added if new[n]["kind"] == was["kind"]
+                and ((was.get("attr") and new[n].get("attr") == was["attr"]) or len(added) == 1)]
+        what = f"renamed to {into[0]}" if into else "removed"
+        if into:
+            renamed[into[0]] = name
+        message = (f"{was['kind']} counter {name} was {what}: tables in progress keep its values "
+                   f"under {name}")
+        if live:
+            out.append(Finding(BREAKING, "counter", message + (f", which the candidate never reads; "
+                               f"{into[0]} has no value there" if into else ""),
+                               "keep the name, or copy the values in upgrade_table_db and deploy "
+                               "with --block", live))
+        else:
+            out.append(Finding(INFO, "counter", message.split(":")[0] + ": no table in progress has it"))
+    for name in sorted(set(old) & set(new)):
+        for bound in ("min", "max"):
+            if old[name][bound] != new[name][bound]:
+                out.append(Finding(WARNING, "counter", f"{new[name]['kind']} counter {name}: {bound} "
+                                   f"changed from {old[name][bound]} to {new[name][bound]}",
+                                   "values tables in progress already hold may be out of the new range: "
+                                   "set or inc raises OutOfRangeCounterException on them", live))
+    for name in sorted(added):
+        counter = new[name]
+        if name in renamed or upgrade_inits(package, counter):
+            continue
+        get = "get(player_id) and get_all()" if counter["kind"] == "player" else "get()"
+        out.append(Finding(WARNING, "counter", f"new {counter['kind']} counter {name} (initial "
+                           f"{counter['initial']}) has no upgrade_table_db step: tables in progress have "
+                           f"no row for it, so its {get} raise 'used before init_db' there",
+                           f"call {'self.' + counter['attr'] if counter.get('attr') else 'the counter'}"
+                           ".init_db(...) in upgrade_table_db", live))
+    return out
+
+
+def _json_globals(site: ReleaseContext, game: str, candidate: str, prod: dict[str, Any],
+                  cand: dict[str, Any]) -> list[Finding]:
+    """Keys of ``self.globals`` named in the code: one the production release used and the
+    candidate no longer names, and one newly read with no step in ``upgrade_table_db``."""
+    if "json_globals" not in prod:
+        return []
+    out = []
+    old, new = set(prod["json_globals"]), set(cand.get("json_globals", []))
+    for key in sorted(old - new):
+        out.append(Finding(WARNING, "global", f"JSON global {key} is no longer used: tables in progress "
+                           "keep its value, which the candidate never reads",
+                           "if it was renamed, copy it in upgrade_table_db (self.globals.set(new, "
+                           "self.globals.get(old)))"))
+    package = release_dir(site, game, candidate)
+    for key in sorted(new - old):
+        use = global_use(package, key)
+        if use.set_by_upgrade or not use.readers:
+            continue
+        out.append(Finding(WARNING, "global", f"new JSON global {key}: tables in progress have no value "
+                           f"for it, so get returns its default (None unless given) for the part already "
+                           f"played; read by {', '.join(use.readers[:6])}",
+                           f"set it in upgrade_table_db (self.globals.set({key!r}, ...)), or check that "
+                           "the default is right for games in progress"))
     return out
