@@ -3,20 +3,17 @@ through the real ``/login``."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
-from flask.testing import FlaskClient
 
 from framework.game.registry import GameRegistry
 from framework.platform import accounts
 from framework.web import create_app
 from tests.backends import PlatformTemplate
-from tests.web.conftest import fake_production
+from tests.web.conftest import Browser, fake_production
 
-CSRF = re.compile(rb'name="csrf_token" value="([^"]+)"')
 PASSWORD = "secret-pw"
 #: role -> account name; the first account made is the site's admin
 ROLE_NAMES = {"admin": "ada", "player": "pat", "other_dev": "olga", "developer": "dave"}
@@ -46,32 +43,15 @@ def account_id(app: Flask, name: str) -> int:
     return next(a.id for a in accounts.list_accounts(app.extensions["arena"].platform) if a.name == name)
 
 
-class Visitor:
+class Visitor(Browser):
     """A test client, signed in as ``name`` (None: anonymous), that knows its CSRF token."""
 
     def __init__(self, app: Flask, name: str | None = None) -> None:
-        self.client: FlaskClient = app.test_client()
-        self.token = self.refresh_token()
+        super().__init__(app.test_client())
         if name is not None:
             answer = self.post("/login", data={"name": name, "password": PASSWORD})
             assert answer.status_code == 302, answer.data[:300]
             self.refresh_token()
-
-    def refresh_token(self) -> str:
-        found = CSRF.search(self.client.get("/").data)
-        assert found, "the lobby has no CSRF token"
-        self.token = found.group(1).decode()
-        return self.token
-
-    def get(self, url: str, **kw: Any) -> Any:
-        return self.client.get(url, **kw)
-
-    def post(self, url: str, **kw: Any) -> Any:
-        if "json" in kw:
-            kw.setdefault("headers", {})["X-CSRF-Token"] = self.token
-        else:
-            kw.setdefault("data", {})["csrf_token"] = self.token
-        return self.client.post(url, **kw)
 
 
 def visitor(app: Flask, role: str) -> Visitor:
