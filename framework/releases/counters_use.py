@@ -9,7 +9,7 @@ import ast
 from pathlib import Path
 from typing import Any
 
-from framework.releases.globals_use import _calls
+from framework.releases.globals_use import method_calls
 
 FACTORY = {"create_player_counter": "player", "create_table_counter": "table"}
 CLASSES = {"PlayerCounter": "player", "TableCounter": "table"}
@@ -63,7 +63,7 @@ def declared_counters(package: Path) -> list[dict[str, Any]]:
                 for target in node.targets:
                     if isinstance(target, ast.Attribute):
                         targets[id(node.value)] = target.attr
-        for _, call in _calls(tree):
+        for _, call in method_calls(tree):
             made = _counter(call)
             if made is None:
                 continue
@@ -89,7 +89,7 @@ def global_keys(package: Path) -> list[str]:
     named by string literals anywhere in the package."""
     keys: set[str] = set()
     for _, tree in _sources(package):
-        for _, call in _calls(tree):
+        for _, call in method_calls(tree):
             func = call.func
             if not (isinstance(func, ast.Attribute) and func.attr in GLOBAL_METHODS
                     and isinstance(func.value, ast.Attribute) and func.value.attr == "globals"):

@@ -34,7 +34,7 @@ def global_use(package: Path, label: str) -> GlobalUse:
             tree = ast.parse(path.read_text(encoding="utf-8"))
         except (SyntaxError, UnicodeDecodeError):
             continue
-        for func, node in _calls(tree):
+        for func, node in method_calls(tree):
             if not _reads(node, label):
                 continue
             if func not in NOT_READING:
@@ -46,7 +46,7 @@ def global_use(package: Path, label: str) -> GlobalUse:
     return GlobalUse(label, readers, in_upgrade)
 
 
-def _calls(tree: ast.AST) -> list[tuple[str | None, ast.Call]]:
+def method_calls(tree: ast.AST) -> list[tuple[str | None, ast.Call]]:
     """Every call with the name of the function it is in (None: module level)."""
     out: list[tuple[str | None, ast.Call]] = []
 
