@@ -103,6 +103,9 @@ class GameTableRecord(Model):
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime)
     created_by: Mapped[int | None] = mapped_column(Integer)  # the account, when one made it
+    #: Played by ``arena simulate --keep``: left out of lobbies, player pages, statistics
+    #: and ratings.
+    simulated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class TableSeat(Model):
@@ -224,3 +227,50 @@ class BugReport(Model):
     reopened_table_id: Mapped[int | None] = mapped_column(Integer)
     account_id: Mapped[int | None] = mapped_column(Integer)  # who reported it, when signed in
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class ChatMessage(Model):
+    """One line of a table's chat (``author_id`` is the account or test player who wrote it)."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (Index("ix_chat_messages_table_id_id", "table_id", "id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"))
+    author_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    body: Mapped[str] = mapped_column(Text)
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class Rating(Model):
+    """A player's rating in one game, moved only by finished production tables."""
+
+    __tablename__ = "ratings"
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class RatingChange(Model):
+    """How one finished table moved one player's rating (the history a player page shows)."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (Index("ix_rating_changes_player_id_game", "player_id", "game"),)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    before: Mapped[float] = mapped_column(Float)
+    after: Mapped[float] = mapped_column(Float)
+    recorded_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class GamePreference(Model):
+    """A player's choice for one of a game's declared preferences (card faces, ...)."""
+
+    __tablename__ = "game_preferences"
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    preference_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    value: Mapped[int] = mapped_column(Integer)
