@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, g, jsonify, request
 from sqlalchemy import select
 
 from framework.core.errors import NotYourTurnError, UserError
@@ -42,11 +42,8 @@ def _seated(table_id: int) -> set[int]:
 
 def spectators_may_chat(table_id: int) -> bool:
     """Spectators may write: the game is over, or the table allows it (``chat_spectators``)."""
-    runtime = site().runtime
-    if runtime.is_over(table_id):
-        return True
-    with runtime.read(table_id) as table:
-        return table.meta(SPECTATORS_META) == "1"
+    with site().runtime.read(table_id) as table:
+        return table.gamestate.is_game_over() or table.meta(SPECTATORS_META) == "1"
 
 
 def writer(info: TableInfo) -> int:
@@ -75,11 +72,17 @@ def may_moderate(info: TableInfo) -> bool:
 def lines(table_id: int) -> Any:
     info = table_info(table_id)
     after = max(0, parse_int(request.args.get("after", 0), "after"))
+    try:
+        writer(info)
+        closed = None
+    except NotYourTurnError as exc:  # may read, may not write: the page says why
+        closed = exc.render(g.translate)
     with db.session.begin():
         found = chat.lines_after(db.session, table_id, after)
         hidden = chat.hidden_ids(db.session, table_id)
     return jsonify({"lines": [line.to_json() for line in found], "hidden": hidden,
-                    "max_length": chat.MAX_LENGTH, "moderator": may_moderate(info)})
+                    "max_length": chat.MAX_LENGTH, "moderator": may_moderate(info),
+                    "can_write": closed is None, "closed": closed})
 
 
 @bp.post("/table/<int:table_id>/chat")

@@ -49,7 +49,7 @@ FRAMEWORK_SCRIPTS = ("arena.js", "notifications.js", "templates.js", "animations
                      "statusbar.js", "dialogs.js", "panels.js", "stock.js", "legacystock.js", "studio.js",
                      "bga.js",
                      # the table's features (chat, turn alert, last trick, concede, end panel)
-                     "chat.js", "alerts.js", "lasttrick.js", "endpanel.js")
+                     "chat.js", "alerts.js", "lasttrick.js", "concede.js", "endpanel.js")
 FRAMEWORK_JS = tuple(STATIC_DIR / name for name in FRAMEWORK_SCRIPTS)
 MAX_ARGS_BYTES = 64 * 1024
 
