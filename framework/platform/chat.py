@@ -39,7 +39,7 @@ class ChatLine:
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "author_id": self.author_id, "author": self.author_name,
                 "body": "" if self.hidden else self.body, "hidden": self.hidden,
-                "time": self.created_at.strftime("%H:%M")}
+                "time": self.created_at.strftime("%Y-%m-%dT%H:%M:%SZ")}  # UTC
 
 
 def clean_body(raw: object) -> str:

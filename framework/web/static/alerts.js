@@ -22,8 +22,12 @@
     audio: null,
 
     start() {
+      // The status text is written on every state shown (the first one too, which sets
+      // myTurn without an alert), and the body's class follows it in the same task.
       const observer = new MutationObserver(() => this.check());
       observer.observe(document.body, {attributes: true, attributeFilter: ["class"]});
+      const status = document.getElementById("pagemaintitletext");
+      if (status) observer.observe(status, {childList: true, characterData: true, subtree: true});
       document.addEventListener("visibilitychange", () => {
         if (!document.hidden) this.stopFlash();
       });

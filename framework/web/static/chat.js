@@ -75,7 +75,9 @@
       li.className = "chat-line";
       const time = document.createElement("time");
       time.className = "chat-time";
-      time.textContent = line.time;
+      const when = new Date(line.time);
+      time.dateTime = line.time;
+      time.textContent = isNaN(when) ? "" : when.toLocaleTimeString(Arena.config.lang || [], {hour: "2-digit", minute: "2-digit"});
       const author = document.createElement("b");
       author.className = "chat-author";
       author.textContent = line.author;
