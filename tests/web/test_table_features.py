@@ -5,7 +5,6 @@ zombie plays the seat to the end; the player then sees the table as a spectator)
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
