@@ -360,7 +360,7 @@ def event_stream(table_id: int, player_id: int | None, after: int, lang: str, ga
 def events(table_id: int) -> Any:
     info = table_info(table_id)
     gdef = game_of(info)
-    pid = viewer(info)
+    pid = still_playing(table_id, viewer(info))
     after = _after()
     cfg = current_app.config
     body = event_stream(table_id, pid, after, current_language(), catalog_of(gdef),
@@ -409,3 +409,13 @@ def end_statistics(table_id: int) -> Any:
     g.translate = translate
     with site().runtime.read(table_id) as table:
         return jsonify(final_statistics(table, translate))
+
+
+def still_playing(table_id: int, pid: int | None) -> int | None:
+    """``pid``, unless they left the game (a zombie plays their seat): they watch the rest of it
+    as a spectator, their seat's private notifications included no more."""
+    if pid is None:
+        return None
+    with site().runtime.read(table_id) as table:
+        row = table.load_players_basic_infos().get(pid)
+    return None if row is not None and row["player_zombie"] else pid

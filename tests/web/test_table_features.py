@@ -4,15 +4,20 @@ zombie plays the seat to the end; the player then sees the table as a spectator)
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 
 from framework.engine.debug import Debug
+from framework.game.registry import GameRegistry
 from framework.web import create_app
+from tests.backends import PlatformTemplate
 from tests.web.conftest import Browser
+from tests.web.sites import Visitor, account_id, production_app
 
 FOUR_HANDS = {"target": 10}
 
@@ -20,7 +25,8 @@ FOUR_HANDS = {"target": 10}
 @pytest.fixture(scope="module")
 def belote_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
     instance = tmp_path_factory.mktemp("features") / "instance"
-    app = create_app({"TESTING": True, "ARENA_INSTANCE": str(instance), "SECRET_KEY": "test"})
+    app = create_app({"TESTING": True, "ARENA_INSTANCE": str(instance), "SECRET_KEY": "test",
+                      "SSE_MAX_SECONDS": 0.3, "SSE_POLL": 0.05, "SSE_KEEPALIVE": 0.1})
     yield app
     app.extensions["arena"].close()
 
@@ -108,11 +114,19 @@ def test_a_player_who_leaves_is_played_by_the_zombie_to_the_end(belote_app: Flas
     assert again.status_code == 409
 
 
+def streamed(client: Browser, table_id: int, as_: int) -> list[dict[str, Any]]:
+    body = client.get(f"/table/{table_id}/events?after=0&as={as_}").data.decode()
+    return [json.loads(line[6:]) for line in body.splitlines() if line.startswith("data: {\"")]
+
+
 def test_leaving_twice_is_refused_and_changes_nothing(belote_app: Flask, client: Browser) -> None:
     runtime = runtime_of(belote_app)
     table_id = runtime.create_table("belote", 4, FOUR_HANDS, seed=14)
     me = runtime.get_data(table_id, None)["playerorder"][1]
+    assert any(e.get("type") == "newHand" for e in streamed(client, table_id, me))  # their own deal
     assert client.post(f"/table/{table_id}/leave?as={me}", json={}).status_code == 200
+    # watching as a spectator now: the seat's private notifications go to nobody
+    assert not any(e.get("type") == "newHand" for e in streamed(client, table_id, me))
     before = runtime.get_data(table_id, None)["notifications"]["last_packet_id"]
     again = client.post(f"/table/{table_id}/leave?as={me}", json={})
     assert again.status_code == 400 and again.get_json()["error"]["code"] == "already_left"
@@ -127,3 +141,21 @@ def test_the_table_page_offers_the_features(belote_app: Flask, client: Browser) 
     for script in ("chat.js", "alerts.js", "lasttrick.js", "concede.js", "endpanel.js"):
         assert f"/static/{script}" in page or script in page
     assert '"last_trick": true' in page and 'id="chat-box"' in page and 'id="end-panel"' in page
+
+
+def test_on_a_production_table_a_player_concedes_and_watches_as_a_spectator(
+        tmp_path: Path, registry: GameRegistry, platform_template: PlatformTemplate) -> None:
+    app = production_app(tmp_path, registry, platform_template)
+    try:
+        runtime = runtime_of(app)
+        table_id = runtime.create_table("labgame", ["pat", "dave", "ada"], seed=2, mode="production")
+        pat, anonymous = Visitor(app, "pat"), Visitor(app)
+        assert pat.get(f"/table/{table_id}/data").get_json()["current_player_id"] == account_id(app, "pat")
+        assert anonymous.post(f"/table/{table_id}/leave", json={}).status_code == 401
+        assert pat.post(f"/table/{table_id}/leave", json={}).status_code == 200
+        data = pat.get(f"/table/{table_id}/data").get_json()
+        assert data["current_player_id"] is None
+        assert data["players"][str(account_id(app, "pat"))]["zombie"] == 1
+        assert pat.get(f"/table/{table_id}/stats").status_code == 409  # still in play
+    finally:
+        app.extensions["arena"].close()

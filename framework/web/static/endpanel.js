@@ -25,9 +25,10 @@
 
     refresh() {
       const gui = Arena.gui;
-      if (!gui || !gui.gamedatas || gui.replaying) return;
-      if (!this.isOver(gui)) {
-        // a studio table can come back from its end (a slot loaded, a state jumped to)
+      if (!gui || !gui.gamedatas) return;
+      if (gui.replaying || !this.isOver(gui)) {
+        // a replay shows the game as it went; a studio table can come back from its end (a
+        // slot loaded, a state jumped to)
         this.panel.hidden = true;
         this.shownFor = null;
         return;
