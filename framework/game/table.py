@@ -86,7 +86,7 @@ class Table(TableClocks, TableLogs, ModernServices):
         The shape the framework's client draws (``static/lasttrick.js``)::
 
             {"winner": <player id or None>, "cards": [{"player_id": ..., "card": "<code>"}],
-             "points": <int or None>, "label": "<text, optional>"}
+             "points": <int or None>, ...}  # a game may add keys of its own (Belote: "trick_no")
         """
         return None
 

@@ -383,9 +383,9 @@ def ensure_studio(info: TableInfo) -> None:
 
 # ---------------------------------------------------------------------- the table's features
 def table_features(gdef: GameDefinition) -> dict[str, bool]:
-    """What the page offers beside the game (``static/lasttrick.js`` and the others read it)."""
-    return {"last_trick": gdef.table_class.get_last_trick is not Table.get_last_trick,
-            "chat": True, "concede": True, "end_panel": True}
+    """What the page offers that depends on the game: the last trick when it has the hook
+    (``static/lasttrick.js`` reads it)."""
+    return {"last_trick": gdef.table_class.get_last_trick is not Table.get_last_trick}
 
 
 @bp.get("/table/<int:table_id>/lasttrick")
