@@ -22,7 +22,7 @@ from framework.i18n import clienttranslate
 from . import material
 from .bots import Bot, HeuristicBot, RandomBot, bid_view, play_view
 from .options import TARGETS, GameLength, rules_from_options
-from .records import record_from_state
+from .records import parse_record, record_from_state
 from .rules import (
     ALL_TRUMPS,
     CARDS,
@@ -39,6 +39,7 @@ from .rules import (
     Rank,
     Rules,
     Suit,
+    Trick,
     TrumpMode,
     compare_announcements,
     deal_classic_first,
@@ -795,3 +796,32 @@ class Belote(Table):
         else:
             raise GameSystemError(f"no automatic turn in state {state.name!r}")
 
+    # ------------------------------------------------------------------ last trick (the framework's hook)
+    def get_last_trick(self, player_id: int | None) -> dict[str, Any] | None:
+        """The last trick taken, shown on demand: this hand's, else (while the next hand is
+        dealt and bid) the last trick of the last hand played; None before the first trick.
+        Every card in it was played face up, so every viewer gets the same answer."""
+        found: tuple[Trick, int] | None = None
+        if self.hand_no and self.gamestate.state().name not in ("newHand", "nextBidder"):
+            bidding = self.bidding()
+            if bidding.contract is not None:
+                tricks = self.play_state(bidding).tricks
+                if tricks:
+                    found = (tricks[-1], len(tricks))
+        if found is None:
+            record = self.hand_record()
+            if record is None:
+                return None
+            parsed = parse_record(record)
+            if parsed.contract is None:
+                return None
+            tricks = PlayState.from_plays(parsed.hands, parsed.contract, (parsed.dealer + 1) % 4,
+                                          parsed.rules, parsed.plays).tricks
+            if not tricks:
+                return None
+            found = (tricks[-1], len(tricks))
+        trick, number = found
+        order = self.player_order()
+        return {"winner": order[trick.winner], "points": trick.points, "trick_no": number,
+                "cards": [{"player_id": order[(trick.leader + i) % 4], "card": str(card)}
+                          for i, card in enumerate(trick.cards)]}
