@@ -7,10 +7,11 @@ only ever plays legal cards, computed with `games.belote.rules.legal_mask`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..rules import LAST_TRICK_BONUS, legal_mask
-from .tables import BYTE_BITS, KEYS, ORDER, POINTS, SUITS
+from .tables import HIGHEST, KEYS, ORDER, POINTS, SUITS, indices
 
 
 class Outcome(NamedTuple):
@@ -21,29 +22,19 @@ class Outcome(NamedTuple):
     last_team: int
 
 
-def _bits(mask: int) -> list[int]:
-    out: list[int] = []
-    base = 0
-    while mask:
-        byte = mask & 0xFF
-        if byte:
-            out.extend(base + bit for bit in BYTE_BITS[byte])
-        mask >>= 8
-        base += 8
-    return out
+_bits = indices
 
 
 def _best_key(hand: int, led: int, code: int, keys: tuple[int, ...]) -> int:
     """Highest trick key ``hand`` can reach on a trick led in ``led`` (-1: none)."""
-    follow = hand & SUITS[led]
-    pool = follow if follow else (hand & SUITS[code] if code < 4 else 0)
-    best = -1
-    base = led * 32
-    for index in _bits(pool):
-        key = keys[base + index]
-        if key > best:
-            best = key
-    return best
+    follow = hand >> (8 * led) & 0xFF
+    if follow:
+        return HIGHEST[code][led][follow]
+    if code < 4:
+        trumps = hand >> (8 * code) & 0xFF
+        if trumps:
+            return HIGHEST[code][code][trumps]
+    return -1
 
 
 def greedy_card(hands: list[int], seat: int, legal: int, code: int, led: int, win_key: int,
@@ -52,44 +43,67 @@ def greedy_card(hands: list[int], seat: int, legal: int, code: int, led: int, wi
     cards = _bits(legal)
     if len(cards) == 1:
         return cards[0]
+    if position == 0:
+        return _lead(hands, seat, legal, cards, code, taker_team)
+    return _follow(hands, seat, cards, code, led, win_key, win_seat, position)
+
+
+def _lead(hands: list[int], seat: int, legal: int, cards: tuple[int, ...], code: int,
+          taker_team: int) -> int:
+    """Lead: a master trump to draw trumps (takers), the richest sure winner, a low card to
+    a partner's sure winner, else the cheapest card."""
     keys, points, order = KEYS[code], POINTS[code], ORDER[code]
     left, right = hands[(seat + 1) & 3], hands[(seat + 3) & 3]
     trumps = SUITS[code] if code < 4 else 0
-    if position == 0:
-        opponents = left | right
-        if trumps and seat & 1 == taker_team:
-            mine = legal & trumps
-            theirs = opponents & trumps
-            if mine and theirs:
-                top = max(_bits(mine), key=order.__getitem__)
-                if all(order[top] > order[other] for other in _bits(theirs)):
-                    return top
-        best, best_points = -1, -1
-        for index in cards:
-            suit = index >> 3
-            if suit == code:
-                continue
-            base = suit * 32
-            key = keys[base + index]
-            if _best_key(left, suit, code, keys) < key and _best_key(right, suit, code, keys) < key:
-                if points[index] > best_points:
-                    best, best_points = index, points[index]
-        if best >= 0:
-            return best
-        plain = [index for index in cards if index >> 3 != code] or cards
-        return min(plain, key=lambda index: (points[index], order[index]))
+    opponents = left | right
+    if trumps and seat & 1 == taker_team:
+        mine = legal & trumps
+        theirs = opponents & trumps
+        if mine and theirs:
+            top = max(_bits(mine), key=order.__getitem__)
+            if all(order[top] > order[other] for other in _bits(theirs)):
+                return top
+    best, best_points = -1, -1
+    for index in cards:
+        suit = index >> 3
+        if suit == code:
+            continue
+        key = keys[suit * 32 + index]
+        if _best_key(left, suit, code, keys) < key and _best_key(right, suit, code, keys) < key:
+            if points[index] > best_points:
+                best, best_points = index, points[index]
+    if best >= 0:
+        return best
+    partner = hands[seat ^ 2]
+    for suit in range(4):
+        if not legal >> (8 * suit) & 0xFF:
+            continue
+        if suit == code and (seat & 1 != taker_team or not opponents & trumps):
+            continue  # trumps go through a partner's master trump only to draw them
+        ally = HIGHEST[code][suit][partner >> (8 * suit) & 0xFF]
+        if ally > _best_key(left, suit, code, keys) and ally > _best_key(right, suit, code, keys):
+            return min((index for index in cards if index >> 3 == suit),
+                       key=lambda index: (points[index], order[index]))
+    plain = [index for index in cards if index >> 3 != code] or cards
+    return min(plain, key=lambda index: (points[index], order[index]))
+
+
+def _follow(hands: list[int], seat: int, cards: Sequence[int], code: int, led: int,
+            win_key: int, win_seat: int, position: int) -> int:
+    """Follow: feed a trick the partner surely wins, else win it for sure as cheaply as
+    possible (richly when following suit), else throw the cheapest card."""
+    keys, points, order = KEYS[code], POINTS[code], ORDER[code]
     base = led * 32
     later = [(seat + step) & 3 for step in range(1, 4 - position)]
-    later_opponents = [other for other in later if (other ^ seat) & 1]
+    threat = max((_best_key(hands[other], led, code, keys) for other in later
+                  if (other ^ seat) & 1), default=-1)
+    plain = [index for index in cards if index >> 3 != code] or list(cards)
     if win_seat == seat ^ 2:
-        threat = max((_best_key(hands[other], led, code, keys) for other in later_opponents),
-                     default=-1)
         if threat < win_key:
-            plain = [index for index in cards if index >> 3 != code] or cards
             return max(plain, key=lambda index: (points[index], -order[index]))
         return min(cards, key=lambda index: (points[index], order[index]))
-    threat = max((_best_key(hands[other], led, code, keys) for other in later_opponents),
-                 default=-1)
+    if seat ^ 2 in later and _best_key(hands[seat ^ 2], led, code, keys) > max(threat, win_key):
+        return max(plain, key=lambda index: (points[index], -order[index]))
     safe = [index for index in cards if keys[base + index] > win_key
             and keys[base + index] > threat]
     if safe:
@@ -97,7 +111,6 @@ def greedy_card(hands: list[int], seat: int, legal: int, code: int, led: int, wi
         if following:
             return max(following, key=lambda index: points[index])
         return min(safe, key=lambda index: (order[index], points[index]))
-    plain = [index for index in cards if index >> 3 != code] or cards
     return min(plain, key=lambda index: (points[index], order[index]))
 
 

@@ -83,6 +83,32 @@ def _misfit(hands: Sequence[int], extra: Sequence[int], hints: Sequence[BidHint]
     return miss
 
 
+def _free_deals(rng: random.Random, pool: list[int], space: Sequence[int], held: Sequence[int],
+                count: int, hints: Sequence[BidHint], extra: Sequence[int],
+                tries: int) -> list[list[int]]:
+    """`sample_deals` when nothing is forbidden: shuffle and cut."""
+    deals: list[list[int]] = []
+    cards = list(pool)
+    for _ in range(count):
+        best: list[int] = []
+        best_miss = float("inf")
+        for _ in range(max(1, tries)):
+            rng.shuffle(cards)
+            hands = list(held)
+            position = 0
+            for seat in range(4):
+                for index in cards[position:position + space[seat]]:
+                    hands[seat] |= 1 << index
+                position += space[seat]
+            miss = _misfit(hands, extra, hints) if hints else 0.0
+            if miss < best_miss:
+                best, best_miss = hands, miss
+            if miss == 0.0:
+                break
+        deals.append(best)
+    return deals
+
+
 def sample_deals(rng: random.Random, hidden: int, room: Sequence[int], forbidden: Sequence[int],
                  held: Sequence[int], count: int, hints: Sequence[BidHint] = (),
                  extra: Sequence[int] = (0, 0, 0, 0), tries: int = 6) -> list[list[int]]:
@@ -95,11 +121,13 @@ def sample_deals(rng: random.Random, hidden: int, room: Sequence[int], forbidden
         ValueError: no deal is consistent (the facts contradict each other).
     """
     seats = [seat for seat in range(4) if room[seat] > 0]
-    pool = indices(hidden & ~(held[0] | held[1] | held[2] | held[3]))
+    pool = list(indices(hidden & ~(held[0] | held[1] | held[2] | held[3])))
     space = [room[seat] - held[seat].bit_count() for seat in range(4)]
     if sum(space) != len(pool) or min(space) < 0:
         raise ValueError(f"{len(pool)} hidden cards for {space} places")
     deals: list[list[int]] = []
+    if not any(forbidden[seat] for seat in seats):
+        return _free_deals(rng, pool, space, held, count, hints, extra, tries)
     for _ in range(count):
         best: list[int] | None = None
         best_miss = float("inf")
@@ -113,11 +141,12 @@ def sample_deals(rng: random.Random, hidden: int, room: Sequence[int], forbidden
                 hands = _deal_exhaustive(rng, pool, space, forbidden, seats)
             if hands is None:
                 raise ValueError("no deal of the hidden cards fits what is known")
+            hands = [hands[seat] | held[seat] for seat in range(4)]
             miss = _misfit(hands, extra, hints) if hints else 0.0
             if miss < best_miss:
                 best, best_miss = hands, miss
             if miss == 0.0:
                 break
         assert best is not None
-        deals.append([best[seat] | held[seat] for seat in range(4)])
+        deals.append(best)
     return deals

@@ -39,6 +39,17 @@ class Solver:
         """
         played = 32 - sum(hand.bit_count() for hand in hands)
         keys = self.keys
+        if len(trick) == 4:
+            led = trick[0] >> 3
+            winner = max(range(4), key=lambda position: keys[led * 32 + trick[position]])
+            seat = (leader + winner) & 3
+            gained = sum(self.points[card] for card in trick)
+            if played == 32:
+                gained += LAST_TRICK_BONUS
+            gained = 0 if seat & 1 else gained
+            if played == 32:
+                return gained
+            return gained + self._start(list(hands), seat, played, -1, 1000)
         if trick:
             led = trick[0] >> 3
             base = led * 32

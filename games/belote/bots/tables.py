@@ -48,21 +48,31 @@ BYTE_BITS: tuple[tuple[int, ...], ...] = tuple(_bits(value) for value in range(2
 """Bit positions of each byte value (a suit's cards within a mask)."""
 
 
-def indices(mask: int) -> list[int]:
+SUIT_BITS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(8 * suit + bit for bit in BYTE_BITS[value]) for value in range(256))
+    for suit in range(4))
+"""``SUIT_BITS[suit][byte]``: card indices of the cards of ``suit`` a byte stands for."""
+
+
+def indices(mask: int) -> tuple[int, ...]:
     """Card indices of a mask, lowest first.
 
     >>> indices(0b1010_0000_0001)
-    [0, 9, 11]
+    (0, 9, 11)
     """
-    out: list[int] = []
-    base = 0
-    while mask:
-        byte = mask & 0xFF
-        if byte:
-            out.extend(base + bit for bit in BYTE_BITS[byte])
-        mask >>= 8
-        base += 8
-    return out
+    return (SUIT_BITS[0][mask & 0xFF] + SUIT_BITS[1][mask >> 8 & 0xFF]
+            + SUIT_BITS[2][mask >> 16 & 0xFF] + SUIT_BITS[3][mask >> 24 & 0xFF])
+
+
+def _highest(code: int) -> tuple[tuple[int, ...], ...]:
+    keys = KEYS[code]
+    return tuple(tuple(max((keys[suit * 32 + index] for index in SUIT_BITS[suit][value]),
+                           default=-1) for value in range(256)) for suit in range(4))
+
+
+HIGHEST: tuple[tuple[tuple[int, ...], ...], ...] = tuple(_highest(code) for code in range(6))
+"""``HIGHEST[code][suit][byte]``: the best trick key among those cards of ``suit`` (on a
+trick led in that suit, or trumping one when ``suit`` is the trump)."""
 
 
 def trump_mask(code: int) -> int:
