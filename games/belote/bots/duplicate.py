@@ -34,7 +34,7 @@ def duplicate_deal(a: str, b: str, number: int, rules: Rules, seed: int = 1,
     random.Random(f"{seed}:deal:{number}").shuffle(deck)
     dealer = number % 4
     total = 0.0
-    tables = []
+    tables: list[dict[str, Any] | None] = []
     for a_first in (True, False):
         bots = _table(a, b, a_first, f"{seed}:{number}:{a_first}", budget)
         contract, state = play_dealt_hand(rules, bots, deck, dealer)
