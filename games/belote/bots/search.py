@@ -38,6 +38,8 @@ from .views import SeatView
 
 BELOTE = 20
 _HOPELESS = 2.5  # below this `hand_strength`, a contract is not worth evaluating
+COINCHE_STRENGTH = 3.5
+"""`hand_strength` in the contract's trump a player who coinches is assumed to hold."""
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,12 @@ def _bid_hints(view: SeatView, code: int | None) -> list[BidHint]:
     hints: list[BidHint] = []
     if view.rules.is_contree:
         bidders: dict[int, list[int]] = {}
+        standing = -1
         for seat, bid in view.bids:
+            if bid.kind is BidKind.VALUE and bid.trump is not None:
+                standing = trump_code(bid.trump)
+            if seat != view.seat and bid.kind is BidKind.COINCHE and standing >= 0:
+                hints.append(BidHint(seat, standing, low=COINCHE_STRENGTH))
             if seat == view.seat or bid.kind is not BidKind.VALUE or bid.trump is None:
                 continue
             bid_code = trump_code(bid.trump)
@@ -270,7 +277,8 @@ class SearchBot:
                 if bid.kind in (BidKind.COINCHE, BidKind.SURCOINCHE):
                     level = 1 if bid.kind is BidKind.COINCHE else 2
                     doubled = Contract(standing.trump, holder, standing.value, level)
-                    options.append((self._expected(view, doubled, results) - margin, bid))
+                    # doubling doubles the playouts' error too: ask for a wider margin
+                    options.append((self._expected(view, doubled, results) - 3 * margin, bid))
         by_trump: dict[int, list[Bid]] = {}
         for bid in legal:
             if bid.kind is BidKind.VALUE and bid.trump is not None:
