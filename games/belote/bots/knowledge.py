@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..rules import BEATEN_BY, trump_code
-from .tables import ALL_CODE, KEYS, POINTS, SUITS
+from .tables import ALL_CODE, KEYS, SUITS
 from .views import SeatView
 
 
@@ -83,7 +83,7 @@ def knowledge_of(view: SeatView) -> Knowledge:
         raise ValueError("knowledge_of needs a card-play view")
     code = trump_code(view.contract.trump)
     optional = view.rules.undertrump == "optional"
-    keys, points = KEYS[code], POINTS[code]
+    keys = KEYS[code]
     forbidden = [0, 0, 0, 0]
     played_by = [0, 0, 0, 0]
     tricks = [0, 0]
@@ -102,7 +102,6 @@ def knowledge_of(view: SeatView) -> Knowledge:
                 win_card, win_seat = card.index, seat
         if len(group) == 4:
             tricks[win_seat & 1] += 1
-    del points
     gone = 0
     for mask in played_by:
         gone |= mask

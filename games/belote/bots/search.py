@@ -33,7 +33,7 @@ from .rollout import playout
 from .sampling import BidHint, sample_deals
 from .solver import Solver
 from .strength import hand_strength
-from .tables import ALL_CODE, POINTS, SUITS, indices, king_queen
+from .tables import ALL_CODE, ORDER, POINTS, SUITS, indices, king_queen
 from .views import SeatView
 
 BELOTE = 20
@@ -163,7 +163,6 @@ class SearchBot:
         first_leader = (view.dealer + 1) % 4
         team = me & 1
         totals = [0.0] * len(candidates)
-        done = 0
         for deal in deals:
             deal[me] = facts.mine
             dealt = [deal[seat] | facts.played_by[seat] for seat in range(4)]
@@ -182,7 +181,6 @@ class SearchBot:
                 points = (view.card_points[0] + gained[0], view.card_points[1] + gained[1])
                 totals[position] += score_difference(view.rules, contract, dealt, points, team,
                                                      first_leader)
-            done += 1
             if self._out_of_time(start):
                 break
         best = max(range(len(candidates)), key=lambda position: (totals[position], -position))
@@ -311,10 +309,7 @@ def _distinct_cards(legal: Sequence[Card], live: int, code: int,
                     trick: Sequence[Card]) -> list[Card]:
     """Legal cards without equivalent ones: two cards of a suit with the same points and no
     live card (held by anyone, or winning in the trick) between them play alike."""
-    points = POINTS[code]
-    from .tables import ORDER
-
-    order = ORDER[code]
+    points, order = POINTS[code], ORDER[code]
     live_all = live | sum(1 << card.index for card in trick)
     legal_mask = sum(1 << card.index for card in legal)
     kept: list[Card] = []

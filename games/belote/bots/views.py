@@ -15,7 +15,6 @@ from ..rules import (
     ClassicBidding,
     Contract,
     PlayState,
-    Rank,
     Rules,
 )
 from .tables import ALL_CODE, king_queen
@@ -108,5 +107,3 @@ class Bot(Protocol):
 
     def choose_card(self, view: SeatView) -> Card: ...
 
-
-__all__ = ["SeatView", "bid_view", "play_view", "Bot", "Rank"]
