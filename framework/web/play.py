@@ -37,7 +37,7 @@ from framework.web.auth import csrf_token, current_account
 from framework.web.current import site
 from framework.web.language import current_language, js_catalog, js_msgids, translator_for
 from framework.web.live_reload import broken_game_page, live_config
-from framework.web.lobby import bot_kinds
+from framework.web.lobby import bot_kinds, bot_labels
 
 log = logging.getLogger(__name__)
 
@@ -157,6 +157,7 @@ def table_page(table_id: int) -> Any:
     config = {
         "table_id": table_id, "player_id": pid, "game": gdef.name, "mode": info.mode, "lang": lang,
         "csrf": csrf_token(), "i18n": catalog, "bot_kinds": bot_kinds(gdef) if info.mode == "studio" else [],
+        "bot_labels": bot_labels(gdef, trg) if info.mode == "studio" else {},
         "urls": {"base": f"/table/{table_id}", "static": f"/table/{table_id}/static/"},
         "as": pid if info.mode == "studio" else None,
         "states": [{"id": st.id, "name": st.name} for st in gdef.states],
