@@ -136,14 +136,15 @@ def reflect(db: TableConnection, known_definition: Hashable | None = None) -> Sc
 
     Copies (``zz_*``) are left out: they follow the live tables (``copy_signature``).
     ``known_definition``: the database's ``definition`` or ``snapshot`` if the caller has
-    just read it (and changed nothing since). Callers must not change the result.
+    just read it (and changed nothing since).
     """
     key = known_definition if known_definition is not None else snapshot(db)
     found = _SCHEMAS.get(key)
     if found is None:
         found = _schema_of(catalog(db, key))
         remember(_SCHEMAS, key, found, _REFLECTED_MAX)
-    return found
+    # The caller's own (its lists may be changed); the tuples in them are shared.
+    return {table: {name: list(value) for name, value in entry.items()} for table, entry in found.items()}
 
 
 def copy_signature(db_dialect: str, table: CatalogTable) -> list[tuple[Any, ...]]:

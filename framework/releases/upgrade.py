@@ -178,11 +178,16 @@ _SCHEMAS: dict[tuple[str, str, str, str], schema_mod.Schema] = {}
 
 def _expected_schema(site: ReleaseContext, game: str, version: str) -> schema_mod.Schema:
     """A release's schema (releases never change, so it is kept once read). The manifest
-    holds it as SQLite reflects it; a server backend reflects a fresh table of its own."""
+    holds it as SQLite reflects it, and as the site's server does when the release was built
+    there; otherwise a server backend reflects a fresh table of its own."""
     key = (str(site.instance_path), game, version, site.store.dialect)
     if key not in _SCHEMAS:
+        manifest = release_manifest(site, game, version)
+        built_here = (manifest.get("schemas") or {}).get(site.store.dialect)
         if site.store.dialect == "sqlite":
-            _SCHEMAS[key] = schema_mod.from_json(release_manifest(site, game, version)["schema"])
+            _SCHEMAS[key] = schema_mod.from_json(manifest["schema"])
+        elif built_here is not None:  # made on this server when the release was built
+            _SCHEMAS[key] = schema_mod.from_json(built_here)
         else:
             from framework.releases.builds import fresh_schema
 

@@ -83,7 +83,12 @@ def read_catalog_rows(db: TableConnection) -> CatalogRows:
     """A server's catalog of ``db``'s database in one statement, as rows (kind, table,
     group, position, name, type, flag, default, extra, pk): ``c`` a column (group empty),
     ``i`` a column of index ``group`` (flag: unique), ``v`` a view."""
-    sql = _PG_CATALOG if db.dialect == "postgresql" else _MYSQL_CATALOG
+    if db.dialect == "postgresql":
+        return tuple(tuple(r.values()) for r in db.execute(_PG_CATALOG).rows)
+    overlay = getattr(db, "overlay", None)  # MariaDB in an upgrade with DDL (mysql_overlay)
+    if overlay is not None:
+        return overlay.catalog_rows(db, MYSQL_LAYERED_CATALOG)  # type: ignore[no-any-return]
+    sql = _MYSQL_CATALOG
     return tuple(tuple(r.values()) for r in db.execute(sql).rows)
 
 
@@ -158,16 +163,27 @@ def _postgres(rows: CatalogRows) -> Catalog:
 
 # No join between information_schema tables: MariaDB then opens every table of the server
 # (a second and more); views are left out by name instead.
-_MYSQL_CATALOG = (
-    "SELECT 'c' AS kind, TABLE_NAME AS tbl, '' AS grp, ORDINAL_POSITION AS n, COLUMN_NAME AS name, "
-    "COLUMN_TYPE AS type, IS_NULLABLE AS flag, COLUMN_DEFAULT AS dflt, EXTRA AS extra "
-    "FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() UNION ALL "
-    "SELECT 'i', TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME, NULL, NON_UNIQUE, NULL, NULL "
-    "FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() UNION ALL "
-    "SELECT 'v', TABLE_NAME, '', 0, NULL, NULL, NULL, NULL, NULL "
-    "FROM information_schema.VIEWS WHERE TABLE_SCHEMA = DATABASE() "
-    "ORDER BY kind, tbl, grp, n"
-)
+def _mysql_catalog(schemas: list[str], schema_column: str = "") -> str:
+    # One database per WHERE: MariaDB reads information_schema of that database alone then
+    # (``TABLE_SCHEMA IN (...)`` opens every database of the server).
+    parts = []
+    for schema in schemas:
+        where = f"TABLE_SCHEMA = {schema}"
+        parts += [
+            f"SELECT {schema_column}'c' AS kind, TABLE_NAME AS tbl, '' AS grp, ORDINAL_POSITION AS n, "
+            "COLUMN_NAME AS name, COLUMN_TYPE AS type, IS_NULLABLE AS flag, COLUMN_DEFAULT AS dflt, "
+            f"EXTRA AS extra FROM information_schema.COLUMNS WHERE {where}",
+            f"SELECT {schema_column}'i', TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME, NULL, "
+            f"NON_UNIQUE, NULL, NULL FROM information_schema.STATISTICS WHERE {where}",
+            f"SELECT {schema_column}'v', TABLE_NAME, '', 0, NULL, NULL, NULL, NULL, NULL "
+            f"FROM information_schema.VIEWS WHERE {where}",
+        ]
+    return " UNION ALL ".join(parts) + " ORDER BY kind, tbl, grp, n"
+
+
+_MYSQL_CATALOG = _mysql_catalog(["DATABASE()"])
+#: The catalog of two databases (parameters: the two names), each row led by its database.
+MYSQL_LAYERED_CATALOG = _mysql_catalog(["%s", "%s"], "TABLE_SCHEMA AS s, ")
 
 
 def _mysql(rows: CatalogRows) -> Catalog:
