@@ -31,6 +31,9 @@ log = logging.getLogger(__name__)
 # Client-side "connection lost" errors, and the server's own ends of a session.
 LOST_CONNECTION = {2003, 2006, 2013, 2014, 2045, 2055, 1053, 1927}
 RETRYABLE = {1205, 1213}  # lock wait timeout, deadlock: the statement may simply be sent again
+# The framework's tables every upgrade writes (its release and the players' notice): an
+# upgrade with DDL copies them at once rather than reading them through views first.
+UPGRADE_WRITES = ("arena_meta", "gamelog")
 
 
 def _decimal(text: str | bytes) -> int | float:
@@ -318,8 +321,7 @@ class MySQLStore:
         with self.pool.checkout() as conn:
             conn.lock(live, self.lock_wait_s)
             try:
-                for leftover in (work, old):
-                    conn.execute(f"DROP DATABASE IF EXISTS {quote(leftover)}", None)
+                self._drop_leftovers(conn, work, old)
                 try:
                     conn.execute(f"CREATE DATABASE {quote(work)} CHARACTER SET utf8mb4", None)
                     tables, linked = self._base_tables(conn, live)
@@ -333,6 +335,10 @@ class MySQLStore:
                             overlay.copy_all(conn)
                         finally:
                             conn.execute("SET SESSION foreign_key_checks = 1", None)
+                    else:  # what every upgrade writes: its release, the players' notice
+                        for name in UPGRADE_WRITES:
+                            if name in tables:
+                                overlay.copy(conn, name)
                     conn.begin(True)
                     try:
                         yield conn
@@ -348,11 +354,19 @@ class MySQLStore:
                 finally:
                     conn.overlay = None
                     conn.namespace = None
-                    for leftover in (work, old):
-                        if not conn.broken:
-                            conn.execute(f"DROP DATABASE IF EXISTS {quote(leftover)}", None)
+                    if not conn.broken:
+                        self._drop_leftovers(conn, work, old)
             finally:
                 conn.unlock()
+
+    @staticmethod
+    def _drop_leftovers(conn: MySQLTableConnection, *databases: str) -> None:
+        """Drop those of ``databases`` that exist (one look-up when none does)."""
+        marks = ", ".join("%s" for _ in databases)
+        found = conn.execute(f"SELECT SCHEMA_NAME AS s FROM information_schema.SCHEMATA WHERE SCHEMA_NAME "
+                             f"IN ({marks})", databases).rows
+        for row in found:
+            conn.execute(f"DROP DATABASE IF EXISTS {quote(row['s'])}", None)
 
     @staticmethod
     def _base_tables(conn: MySQLTableConnection, database: str) -> tuple[set[str], bool]:
