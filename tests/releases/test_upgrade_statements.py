@@ -4,6 +4,8 @@ only the tables it writes, and stays all-or-nothing."""
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -140,3 +142,9 @@ def test_mariadb_copies_only_what_an_upgrade_with_ddl_writes(workspace: Workspac
     assert innodb_id(site, tid, "card") != ids["card"]  # written: a copy swapped in
     assert innodb_id(site, tid, "global") == ids["global"]  # only read: never copied
     assert innodb_id(site, tid, "zz_savepoint_card") == ids["zz_savepoint_card"]
+
+
+@pytest.mark.parametrize("module", ["framework.storage.mysql_overlay", "framework.storage.catalog"])
+def test_docstring_examples(module: str) -> None:
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0
