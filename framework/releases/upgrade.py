@@ -255,7 +255,7 @@ def upgrade_table(site: ReleaseContext, table_id: int, dry_run: bool = False,
     ``known`` (game, release, mode, production) saves the platform look-ups of a batch;
     with ``record=False`` the caller writes the new release to the platform afterwards;
     ``releases`` keeps the loaded releases and their schemas across a batch. ``in_move``:
-    a player's move waits for it, so an upgrade that needs a copy of the database (DDL on
+    a player's move waits for it, so an upgrade that needs copies of tables (DDL on
     MariaDB) is not run there but in a thread of its own (status ``deferred``).
     """
     if known is None:
@@ -293,7 +293,7 @@ def upgrade_table(site: ReleaseContext, table_id: int, dry_run: bool = False,
                                  notes=release_notes(site, game, target))
 
         # One transaction per table; on MariaDB, whose DDL commits at once, a step with DDL
-        # runs on a copy of the table's database swapped in only when everything succeeded.
+        # runs on copies of the tables it writes, swapped in only when everything succeeded.
         changes = in_upgrade(site.store, table_id, body, copy_allowed=not in_move)
     except CopyNeededError:
         _upgrade_in_background(site, table_id)
