@@ -115,6 +115,7 @@ RULES: dict[str, Need] = {
     "play.data": Need.TABLE_VIEWER,
     "play.events": Need.TABLE_VIEWER,
     "play.game_log": Need.TABLE_VIEWER,
+    "play.replay": Need.TABLE_VIEWER,
     "play.game_static": Need.TABLE_VIEWER,
     "play.players": Need.TABLE_VIEWER,
     "live_reload.table_status": Need.TABLE_VIEWER,

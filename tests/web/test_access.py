@@ -44,10 +44,10 @@ EXPECTED: dict[str, frozenset[str]] = {
     **{f"studio.{e}@{mode}": GAME_TEAM for e in ("save", "load", "jump", "bot", "errors", "database",
                                                  "report_bug") for mode in ("studio", "production")},
     **{f"play.{e}@studio": GAME_TEAM for e in ("act", "leave", "table_page", "data", "events", "game_log",
-                                               "game_static", "players")},
+                                               "replay", "game_static", "players")},
     "play.act@production": SIGNED_IN, "play.leave@production": SIGNED_IN,
-    **{f"play.{e}@production": EVERYONE for e in ("table_page", "data", "events", "game_log", "game_static",
-                                                  "players")},
+    **{f"play.{e}@production": EVERYONE for e in ("table_page", "data", "events", "game_log", "replay",
+                                                  "game_static", "players")},
     "live_reload.table_status@studio": GAME_TEAM, "live_reload.table_status@production": EVERYONE,
 }
 
