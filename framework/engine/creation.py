@@ -136,8 +136,8 @@ class TableFactory:
                 create_schema(gdef, db)
                 table = gdef.table_class(ActionContext(db=db, now=self.now))
                 _setup(table, gdef, names, player_ids, chosen, seed_text, bot_kinds, release_version)
+                record_start(db)  # where a replay begins: set up, before any state's action or bot
                 self.driver.settle(table, gdef)
-                record_start(db)  # where a replay begins
         except BaseException as exc:
             with Session(self.platform) as s, s.begin():
                 s.query(TableSeat).filter_by(table_id=table_id).delete()

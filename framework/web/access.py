@@ -83,6 +83,7 @@ RULES: dict[str, Need] = {
     "auth.register": Need.ANYONE,
     "language.set_language": Need.ANYONE,
     "lobby.index": Need.ANYONE,
+    "lobby.favicon": Need.ANYONE,
     "gamehelp.index": Need.ANYONE,
     "gamehelp.page": Need.ANYONE,
     "control.news": Need.ANYONE,

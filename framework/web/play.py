@@ -51,7 +51,8 @@ bp = Blueprint("play", __name__)
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 # The framework's client, in load order (docs/client.md); start.js runs after the game's.
-FRAMEWORK_SCRIPTS = ("arena.js", "notifications.js", "templates.js", "animations.js", "counters.js",
+FRAMEWORK_SCRIPTS = ("arena.js", "notifications.js", "replay.js",
+                     "templates.js", "animations.js", "counters.js",
                      "statusbar.js", "dialogs.js", "panels.js", "stock.js", "legacystock.js", "studio.js",
                      "bga.js")
 FRAMEWORK_JS = tuple(STATIC_DIR / name for name in FRAMEWORK_SCRIPTS)

@@ -178,7 +178,8 @@ def reopen(bug_id: int) -> Any:
           .replace("${table}", str(table_id)))
     # As the player who reported it (else the first seat): a test player, not a spectator.
     seat = reporter if reporter is not None else first_player(snap)
-    return redirect(url_for("play.table_page", table_id=table_id) + (f"?as={seat}" if seat is not None else ""))
+    target = url_for("play.table_page", table_id=table_id)
+    return redirect(target + (f"?as={seat}" if seat is not None else ""))
 
 
 def first_player(snap: dict[str, Any]) -> int | None:

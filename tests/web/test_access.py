@@ -33,7 +33,7 @@ GAME_TEAM = frozenset({"developer", "admin"})
 #: "endpoint@studio" / "endpoint@production" for routes of a table or of table creation
 EXPECTED: dict[str, frozenset[str]] = {
     "static": EVERYONE, "auth.login": EVERYONE, "auth.logout": EVERYONE, "auth.register": EVERYONE,
-    "language.set_language": EVERYONE, "lobby.index": EVERYONE, "gamehelp.index": EVERYONE,
+    "language.set_language": EVERYONE, "lobby.index": EVERYONE, "lobby.favicon": EVERYONE, "gamehelp.index": EVERYONE,
     "gamehelp.page": EVERYONE, "control.news": EVERYONE,
     "auth.password": SIGNED_IN, "players.me": SIGNED_IN, "players.player": SIGNED_IN,
     "lobby.join": SIGNED_IN, "lobby.leave_open": SIGNED_IN,
