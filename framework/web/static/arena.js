@@ -125,7 +125,7 @@
     }
     /** False when replaying, catching up on a backlog or in a hidden tab (BGA's name). */
     bgaAnimationsActive() {
-      if (this.replaying) return !!Arena.replay && Arena.replay.animates() && !document.hidden;
+      if (this.replaying) return !!Arena.currentReplay && Arena.currentReplay.animates() && !document.hidden;
       return !document.hidden && Arena.queue.length <= Arena.BACKLOG;
     }
 
@@ -317,7 +317,7 @@
 
     /** Pause for an animation; short when replaying or catching up on a backlog. */
     wait(ms) {
-      if (this.replaying) return Arena.replay ? Arena.replay.pauseFor(ms) : sleep(Math.min(ms, 150));
+      if (this.replaying) return Arena.currentReplay ? Arena.currentReplay.pauseFor(ms) : sleep(Math.min(ms, 150));
       if (Arena.queue.length > Arena.BACKLOG) return sleep(Math.min(ms, 20));
       return sleep(ms);
     }

@@ -5,7 +5,7 @@
  * with ``this.replayMarks`` (notification types; Belote: ["newDeal"]).
  *
  *   Arena.startReplay()   // the studio's "Replay from the start", a finished table's "Replay"
- *   Arena.replay          // the replay running (null when none): position, steps, speed
+ *   Arena.currentReplay   // the replay running (null when none): position, steps, speed
  */
 (function () {
   "use strict";
@@ -257,12 +257,12 @@
 
   Object.assign(Arena, {
     Replay,
-    replay: null,
+    currentReplay: null,
 
     /** Leave live play for a replay of the table from its start (it does not change). */
     async startReplay() {
       const gui = this.gui;
-      if (this.replay) return this.replay;
+      if (this.currentReplay) return this.currentReplay;
       let answer;
       try {
         answer = await this.get("/replay");
@@ -273,7 +273,7 @@
       this.closeEvents();
       this.queue = [];
       const replay = new Replay(answer, gui);
-      this.replay = replay;
+      this.currentReplay = replay;
       gui.replaying = true;
       document.body.classList.add("replaying");
       await replay.setUp();
@@ -284,11 +284,11 @@
 
     /** Back to the table as it is now. */
     async stopReplay() {
-      const replay = this.replay;
+      const replay = this.currentReplay;
       if (!replay) return;
       replay.remove();
       await replay.chain;
-      this.replay = null;
+      this.currentReplay = null;
       this.gui.replaying = false;
       document.body.classList.remove("replaying");
       await this.load();
