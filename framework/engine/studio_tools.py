@@ -14,6 +14,7 @@ from framework.core.errors import GameCodeError, GameOverError, GameSystemError,
 from framework.core.kinds import TableMode, TablePhase
 from framework.engine.replays import table_rows, write_rows
 from framework.engine.runtime import Runtime
+from framework.engine.slots import framework_globals
 from framework.game.table import TIME_FORMAT, Table
 from framework.platform.models import GameTableRecord, TableSeat
 from framework.storage.base import TableConnection
@@ -85,10 +86,14 @@ def jump_to_state(runtime: Runtime, table_id: int, state_id: int) -> None:
         raise StateUnreachableError(
             "The table cannot go to state ${state} from where it is (nothing changed): ${error}",
             "state_unreachable", state=state_id, error=str(exc.__cause__ or exc)) from exc
+    with runtime.store.connect(runtime.table_info(table_id).id, write=False) as db:
+        _, progression = framework_globals(db)
     with Session(runtime.platform) as s, s.begin():
         rec = s.get(GameTableRecord, table_id)
-        if rec is not None and state_id != 99 and rec.status == TablePhase.FINISHED:
-            rec.status, rec.finished_at = TablePhase.PLAYING, None
+        if rec is not None:
+            rec.progression = progression  # the lobby shows where the table went
+            if state_id != 99 and rec.status == TablePhase.FINISHED:
+                rec.status, rec.finished_at = TablePhase.PLAYING, None
 
 
 def read_tables(db: TableConnection, with_copies: bool = False) -> dict[str, dict[str, Any]]:
@@ -140,6 +145,7 @@ def restore_snapshot(runtime: Runtime, snap: Mapping[str, Any]) -> int:
         write_rows(db, tables, keep=lambda name: True)
         restart_clocks(db, runtime.now().strftime(TIME_FORMAT), gdef.info.reflexion_time_s)
         ai = {int(r["player_id"]): bool(int(r.get("player_ai") or 0)) for r in players}
+        _, progression = framework_globals(db)
     with Session(runtime.platform) as s, s.begin():
         for pid, is_bot in ai.items():
             s.execute(update(TableSeat).where(TableSeat.table_id == table_id, TableSeat.player_id == pid)
@@ -149,5 +155,6 @@ def restore_snapshot(runtime: Runtime, snap: Mapping[str, Any]) -> int:
         rec = s.get(GameTableRecord, table_id)
         if rec is not None:
             rec.status = TablePhase.FINISHED if over else TablePhase.PLAYING
+            rec.progression = progression
     runtime.changed(table_id)
     return table_id
