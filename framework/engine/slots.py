@@ -65,7 +65,8 @@ class SaveSlots:
 
 def framework_globals(db: TableConnection) -> tuple[int, int]:
     """The table's state id and progression (0..100), read from its ``global`` rows."""
-    sql = translate_query("SELECT global_id, global_value FROM global WHERE global_id IN (%s, %s)", db.dialect)
+    sql = translate_query("SELECT global_id, global_value FROM global WHERE global_id IN (%s, %s)",
+                          db.dialect)
     rows = db.execute(sql, (GLOBAL_STATE, GLOBAL_PROGRESSION)).rows
     values = {int(r["global_id"]): int(r["global_value"] or 0) for r in rows}
     return values.get(GLOBAL_STATE, 0), max(0, min(100, values.get(GLOBAL_PROGRESSION, 0)))

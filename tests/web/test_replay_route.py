@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from flask import Flask
 
+from framework.core.kinds import TableMode
 from framework.engine.replays import START_KEY
-from tests.web.conftest import Browser
+from tests.web.conftest import Browser, fake_production
 
 
 def test_replay_starts_from_the_beginning_not_the_end(browser: Browser, table_id: int, players: list[int]) -> None:
@@ -50,3 +51,22 @@ def test_a_table_without_a_recorded_start_says_so(app: Flask, browser: Browser, 
 
 def test_replay_of_an_unknown_table_is_a_404(browser: Browser) -> None:
     assert browser.get("/table/4242/replay").status_code == 404
+
+
+def test_a_spectator_reviews_a_production_table(app: Flask) -> None:
+    fake_production(app)
+    rt = app.extensions["arena"].runtime
+    table_id = rt.create_table("labgame", ["ann", "bob", "cid"], seed=5, mode=TableMode.PRODUCTION)
+    players = [int(p) for p in rt.get_data(table_id, None)["playerorder"]]
+    for number, pid in enumerate(players, start=1):
+        rt.act(table_id, pid, "pick", {"number": number})
+    anonymous = Browser(app.test_client())
+    answer = anonymous.get(f"/table/{table_id}/replay")
+    assert answer.status_code == 200, answer.data[:300]
+    body = answer.get_json()
+    assert body["start"]["current_player_id"] is None and body["start"]["mode"] == "production"
+    assert [e["type"] for e in body["events"]].count("picked") == 3
+    assert not [e for e in body["events"] if e["private"]]
+    # Nobody reviews a production table as one of its players without being them.
+    refused = anonymous.get(f"/table/{table_id}/replay?as={players[0]}")
+    assert refused.status_code == 403 and refused.get_json()["error"]["code"] == "wrong_player"
