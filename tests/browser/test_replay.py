@@ -117,5 +117,11 @@ def test_replay_timeline_on_a_finished_belote_game(chromium: Browser, live: dict
     page.wait_for_function("!document.body.classList.contains('replaying')")
     expect(page.locator("#bt-final")).to_be_visible()
     assert not page.title().startswith("Replay")
+
+    # The lobby's finished tables link to their replay.
+    page.goto(live["url"] + "/")
+    page.click(f'#finished a.review[href^="/table/{table_id}?"]')
+    expect(page.locator("#replay-bar")).to_be_visible()
+    expect(page.locator("#bt-final")).to_be_hidden()
     assert not errors, json.dumps(errors)
     context.close()

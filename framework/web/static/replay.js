@@ -45,6 +45,7 @@
       this.gui = gui;
       this.position = 0;     // steps applied
       this.playing = false;
+      this.looping = false;  // the play loop is running (it may finish a move after a pause)
       this.fast = false;     // applying without animations (a seek)
       this.speed = 1;
       this.chain = Promise.resolve();
@@ -80,6 +81,8 @@
       Arena.setProgression(data.progression);
       gui.setup(data);
       Arena.enterState(data.gamestate, true);
+      const text = document.getElementById("pagemaintitletext");
+      if (!text.textContent.trim()) text.textContent = _("The game begins");
       this.position = 0;
     }
 
@@ -141,6 +144,7 @@
       if (this.playing) return;
       if (this.position >= this.length) this.seek(0);
       this.playing = true;
+      this.looping = true;
       this.show();
       const loop = async () => {
         while (this.playing && this.position < this.length) {
@@ -148,14 +152,16 @@
           if (this.playing && this.position < this.length) await sleep(STEP_PAUSE_MS / this.speed);
         }
         this.playing = false;
+        this.looping = false;
         this.show();
       };
       this.run(() => null).then(loop);
     }
 
+    /** Stop playing; the move being shown ends first (the bar says "paused" then). */
     pause() {
       this.playing = false;
-      this.show();
+      if (!this.looping) this.show();
     }
 
     /** A pause the game asked for (``gui.wait``), shortened by the speed; none in a seek. */
