@@ -1,6 +1,6 @@
 """Studio test players in one tab (BGA's "see as" links) on Belote: switching reloads the same
-tab as the other player, "follow the active player" switches to whoever must act, and the
-tab's title and favicon say whose turn it is."""
+tab as the other player, "follow the active player" switches to whoever must act, the tab's
+title and favicon say whose turn it is, and "Go to state" confirms what it did."""
 
 from __future__ import annotations
 
@@ -77,5 +77,12 @@ def test_one_tab_switches_players_and_follows_the_active_one(chromium: Browser, 
     rt.act(table_id, stay, "bid", {"bid": "pass"})
     expect(page).to_have_title(re.compile(r"to play · Belote"))
     assert seen_as(page) == stay and len(context.pages) == 1
+
+    # "Go to state" says what happened.
+    bidding = next(st["id"] for st in rt.get_data(table_id, None)["gamestates"].values() if st["name"] == "playerBid")
+    page.select_option("#jump-state", str(bidding))
+    page.click('button[data-studio="jump"]')
+    expect(page.locator("#message-area .message").last).to_contain_text(f"The table went to state {bidding} playerBid")
+    expect(page.locator("#studio-output")).to_contain_text("playerBid")
     assert not errors
     context.close()
