@@ -391,7 +391,7 @@
         // A studio table can come back from its end (a slot loaded, a state jumped to in
         // another tab): a finished table's page looks again when it is shown.
         document.addEventListener("visibilitychange", () => {
-          if (!document.hidden && this.ended) this.load();
+          if (!document.hidden && this.ended && !this.currentReplay) this.load();
         });
       }
     },

@@ -79,7 +79,7 @@
       gui.on_client_state = false;
       Arena.buildPlayerBoards();
       Arena.setProgression(data.progression);
-      gui.setup(data);
+      gui.setup(data);  // from the start itself: a game's onReplayStart (the old way) is not needed
       Arena.enterState(data.gamestate, true);
       const text = document.getElementById("pagemaintitletext");
       if (!text.textContent.trim()) text.textContent = _("The game begins");
