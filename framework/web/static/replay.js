@@ -73,8 +73,6 @@
       const data = JSON.parse(JSON.stringify(this.start));
       document.getElementById("game_play_area").innerHTML = Arena._originalArea;
       document.getElementById("logs").innerHTML = "";
-      const final = document.getElementById("bt-final");
-      if (final) final.hidden = true;
       gui.gamedatas = data;
       gui.on_client_state = false;
       Arena.buildPlayerBoards();
