@@ -52,7 +52,7 @@ def test_one_tab_switches_players_and_follows_the_active_one(chromium: Browser, 
     page.click(f'#test-players a.seat[data-player="{other}"]')
     page.wait_for_url(re.compile(rf"as={other}\b"))
     page.wait_for_selector(".bt-in-hand")
-    page.check("#follow-active")
+    page.click("#follow-active")  # the tab leaves at once: no waiting for the box to look checked
     page.wait_for_url(re.compile(rf"as={active}\b"))
     page.wait_for_selector(".bt-in-hand")
     expect(page).to_have_title(re.compile(r"^▶ Your turn"))
