@@ -20,6 +20,7 @@ from framework.core.errors import ArenaError, ConfigError, GameSystemError, User
 from framework.core.kinds import TableMode, TablePhase
 from framework.engine.copies import create_copies
 from framework.engine.directory import TableDirectory
+from framework.engine.replays import record_start
 from framework.engine.settle import StateDriver
 from framework.game.globals import GLOBAL_ACTIVE_PLAYER, GLOBAL_MOVE, GLOBAL_PROGRESSION, GLOBAL_STATE
 from framework.game.modern.dispatch import first_state_id
@@ -135,6 +136,7 @@ class TableFactory:
                 create_schema(gdef, db)
                 table = gdef.table_class(ActionContext(db=db, now=self.now))
                 _setup(table, gdef, names, player_ids, chosen, seed_text, bot_kinds, release_version)
+                record_start(db)  # where a replay begins: set up, before any state's action or bot
                 self.driver.settle(table, gdef)
         except BaseException as exc:
             with Session(self.platform) as s, s.begin():

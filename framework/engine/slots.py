@@ -12,6 +12,8 @@ from framework.core.errors import UserError
 from framework.core.kinds import TablePhase
 from framework.engine.copies import copy_tables
 from framework.engine.directory import TableDirectory
+from framework.game.globals import GLOBAL_PROGRESSION, GLOBAL_STATE
+from framework.game.states import END_STATE_ID
 from framework.platform.models import GameTableRecord
 from framework.storage.base import SLOT_PREFIXES, TableConnection
 from framework.storage.sql.names import quote_identifier
@@ -50,12 +52,24 @@ class SaveSlots:
             if not saved:
                 raise UserError("Slot ${slot} is empty", "empty_slot", slot=slot)
             copy_tables(db, prefix, to_copy=False)
+            state, progression = framework_globals(db)
         with Session(self.platform) as s, s.begin():
             rec = s.get(GameTableRecord, info.id)
-            if rec is not None and rec.status == TablePhase.FINISHED:
-                rec.status = TablePhase.PLAYING
-                rec.finished_at = None
+            if rec is not None:
+                rec.progression = progression  # what the lobby shows: the loaded table's
+                if rec.status == TablePhase.FINISHED and state != END_STATE_ID:
+                    rec.status = TablePhase.PLAYING
+                    rec.finished_at = None
         self.changed(info.id)
+
+
+def framework_globals(db: TableConnection) -> tuple[int, int]:
+    """The table's state id and progression (0..100), read from its ``global`` rows."""
+    sql = translate_query("SELECT global_id, global_value FROM global WHERE global_id IN (%s, %s)",
+                          db.dialect)
+    rows = db.execute(sql, (GLOBAL_STATE, GLOBAL_PROGRESSION)).rows
+    values = {int(r["global_id"]): int(r["global_value"] or 0) for r in rows}
+    return values.get(GLOBAL_STATE, 0), max(0, min(100, values.get(GLOBAL_PROGRESSION, 0)))
 
 
 def slot_prefix(slot: int) -> str:

@@ -12,11 +12,12 @@ from sqlalchemy.orm import Session
 
 from framework.core.errors import GameCodeError, GameOverError, GameSystemError, NotFoundError, UserError
 from framework.core.kinds import TableMode, TablePhase
+from framework.engine.replays import table_rows, write_rows
 from framework.engine.runtime import Runtime
-from framework.game.table import Table
+from framework.engine.slots import framework_globals
+from framework.game.table import TIME_FORMAT, Table
 from framework.platform.models import GameTableRecord, TableSeat
-from framework.storage.base import COPY_PREFIXES, TableConnection
-from framework.storage.sql.names import quote_identifier
+from framework.storage.base import TableConnection
 from framework.storage.sql.translate import translate_query
 
 
@@ -85,22 +86,19 @@ def jump_to_state(runtime: Runtime, table_id: int, state_id: int) -> None:
         raise StateUnreachableError(
             "The table cannot go to state ${state} from where it is (nothing changed): ${error}",
             "state_unreachable", state=state_id, error=str(exc.__cause__ or exc)) from exc
+    with runtime.store.connect(runtime.table_info(table_id).id, write=False) as db:
+        _, progression = framework_globals(db)
     with Session(runtime.platform) as s, s.begin():
         rec = s.get(GameTableRecord, table_id)
-        if rec is not None and state_id != 99 and rec.status == TablePhase.FINISHED:
-            rec.status, rec.finished_at = TablePhase.PLAYING, None
+        if rec is not None:
+            rec.progression = progression  # the lobby shows where the table went
+            if state_id != 99 and rec.status == TablePhase.FINISHED:
+                rec.status, rec.finished_at = TablePhase.PLAYING, None
 
 
 def read_tables(db: TableConnection, with_copies: bool = False) -> dict[str, dict[str, Any]]:
     """Every table of a game table's database: ``{name: {"columns", "rows"}}``."""
-    out = {}
-    for name in db.table_names():
-        if not with_copies and name.startswith(COPY_PREFIXES):
-            continue
-        columns = db.column_names(name)
-        rows = db.execute(f"SELECT * FROM {quote_identifier(name, db.dialect, keep_case=True)}").rows
-        out[name] = {"columns": columns, "rows": rows}
-    return out
+    return table_rows(db, with_copies)
 
 
 def snapshot(runtime: Runtime, table_id: int) -> dict[str, Any]:
@@ -111,6 +109,19 @@ def snapshot(runtime: Runtime, table_id: int) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(json.dumps(
         {"game": info.game, "release_version": info.release_version, "tables": tables}, default=str))
     return data
+
+
+def restart_clocks(db: TableConnection, now: str, full: int) -> None:
+    """A reopened table's clocks start again now, as they stood when it was saved; a clock
+    already out of time gets the game's full time back (a report is read long after)."""
+    rows = db.execute("SELECT player_id, player_remaining_reflexion_time, player_start_reflexion_time "
+                      "FROM player").rows
+    update = translate_query("UPDATE player SET player_remaining_reflexion_time = %s, "
+                             "player_start_reflexion_time = %s WHERE player_id = %s", db.dialect)
+    for r in rows:
+        remaining = int(r["player_remaining_reflexion_time"] or 0)
+        running = r["player_start_reflexion_time"] is not None
+        db.execute(update, (remaining if remaining > 0 else full, now if running else None, r["player_id"]))
 
 
 def restore_snapshot(runtime: Runtime, snap: Mapping[str, Any]) -> int:
@@ -131,21 +142,10 @@ def restore_snapshot(runtime: Runtime, snap: Mapping[str, Any]) -> int:
                    for r in db.execute("SELECT player_id, player_name FROM player").rows}
         if new_ids != ids:
             raise UserError("The players of this report cannot be seated again", "bad_snapshot")
-        live = set(Runtime.live_tables(db))
-        for name, content in tables.items():
-            if name not in live:
-                continue
-            columns = [c for c in content["columns"] if c in set(db.column_names(name))]
-            db.execute(f"DELETE FROM {quote_identifier(name, db.dialect, keep_case=True)}")
-            if not columns:
-                continue
-            # Written in MySQL's dialect, as all framework SQL, then translated for the backend.
-            column_list = ", ".join(quote_identifier(c, "mysql") for c in columns)
-            sql = translate_query(f"INSERT INTO {quote_identifier(name, 'mysql')} ({column_list})"
-                                  f" VALUES ({', '.join('%s' for _ in columns)})", db.dialect)
-            for row in content["rows"]:
-                db.execute(sql, [row.get(c) for c in columns])
+        write_rows(db, tables, keep=lambda name: True)
+        restart_clocks(db, runtime.now().strftime(TIME_FORMAT), gdef.info.reflexion_time_s)
         ai = {int(r["player_id"]): bool(int(r.get("player_ai") or 0)) for r in players}
+        _, progression = framework_globals(db)
     with Session(runtime.platform) as s, s.begin():
         for pid, is_bot in ai.items():
             s.execute(update(TableSeat).where(TableSeat.table_id == table_id, TableSeat.player_id == pid)
@@ -155,5 +155,6 @@ def restore_snapshot(runtime: Runtime, snap: Mapping[str, Any]) -> int:
         rec = s.get(GameTableRecord, table_id)
         if rec is not None:
             rec.status = TablePhase.FINISHED if over else TablePhase.PLAYING
+            rec.progression = progression
     runtime.changed(table_id)
     return table_id

@@ -5,7 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
+)
 from sqlalchemy import select
 
 from framework.core.errors import ArenaError, NotFoundError, UserError
@@ -202,3 +213,11 @@ def leave_open(open_id: int) -> Any:
     except NotFoundError:
         abort(404)
     return redirect(url_for("lobby.index"))
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Any:
+    """The site's icon where browsers look for it without being told (pages link the SVG)."""
+    assert current_app.static_folder is not None
+    return send_from_directory(current_app.static_folder, "favicon.svg", mimetype="image/svg+xml",
+                               max_age=86400)

@@ -27,8 +27,16 @@ from flask import (
 from markupsafe import Markup
 from sqlalchemy import select
 
-from framework.core.errors import ConfigError, NotYourTurnError, UserError
+from framework.core.errors import (
+    ArenaError,
+    ConfigError,
+    GameCodeError,
+    GameSystemError,
+    NotYourTurnError,
+    UserError,
+)
 from framework.engine.final_stats import final_statistics
+from framework.engine.replays import start_data
 from framework.engine.runtime import ActionResult, TableInfo
 from framework.game.registry import GameDefinition
 from framework.game.table import Table
@@ -45,13 +53,15 @@ bp = Blueprint("play", __name__)
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 # The framework's client, in load order (docs/client.md); start.js runs after the game's.
-FRAMEWORK_SCRIPTS = ("arena.js", "notifications.js", "templates.js", "animations.js", "counters.js",
+FRAMEWORK_SCRIPTS = ("arena.js", "notifications.js", "replay.js",
+                     "templates.js", "animations.js", "counters.js",
                      "statusbar.js", "dialogs.js", "panels.js", "stock.js", "legacystock.js", "studio.js",
                      "bga.js",
                      # the table's features (chat, turn alert, last trick, concede, end panel)
                      "chat.js", "alerts.js", "lasttrick.js", "concede.js", "endpanel.js")
 FRAMEWORK_JS = tuple(STATIC_DIR / name for name in FRAMEWORK_SCRIPTS)
 MAX_ARGS_BYTES = 64 * 1024
+MAX_REPLAY_EVENTS = 20_000  # notifications a replay plays at most (a long Belote game has ~1500)
 
 
 def parse_int(raw: Any, what: str) -> int:
@@ -290,6 +300,33 @@ def game_log(table_id: int) -> Any:
     limit = min(parse_int(request.args.get("limit", 1000), "limit"), 5000)
     events = site().runtime.events(table_id, pid, _after(), translate, limit=max(1, limit))
     return jsonify({"events": events})
+
+
+@bp.get("/table/<int:table_id>/replay")
+def replay(table_id: int) -> Any:
+    """A replay's material: what this reader saw when the table began (``start``, as
+    ``/data``), and every notification they may see after it (``events``, as ``/log``)."""
+    info = table_info(table_id)
+    gdef = game_of(info)
+    pid = viewer(info)
+    runtime = site().runtime
+    translate = translator_for(current_language(), catalog_of(gdef))
+    try:
+        start = start_data(runtime.directory, table_id, pid, translate, runtime.now)
+    except UserError:
+        g.translate = translate
+        raise
+    except Exception as exc:
+        if isinstance(exc, ArenaError) and not isinstance(exc, GameSystemError):
+            raise
+        runtime.log_error(table_id, pid, "replay", exc)
+        raise GameCodeError("The game hit an error while reading the table; it is in the "
+                            "table's error log", "game_error") from exc
+    after = int(start["notifications"]["last_packet_id"])
+    events = runtime.events(table_id, pid, after, translate, limit=MAX_REPLAY_EVENTS)
+    start["mode"] = info.mode
+    start["lang"] = current_language()
+    return jsonify({"start": start, "events": events, "over": runtime.is_over(table_id)})
 
 
 def event_stream(table_id: int, player_id: int | None, after: int, lang: str, game: str | Path,

@@ -165,6 +165,7 @@ def reopen(bug_id: int) -> Any:
         if r is None:
             abort(404)
         snap = json.loads(r.snapshot)
+        reporter = r.player_id
     owner = principal().account_id
     check_studio_tables(owner)
     table_id = restore_snapshot(rt, snap)
@@ -175,4 +176,13 @@ def reopen(bug_id: int) -> Any:
             r2.reopened_table_id = table_id
     flash(g.translate("Bug report ${id} reopened as table ${table}").replace("${id}", str(bug_id))
           .replace("${table}", str(table_id)))
-    return redirect(url_for("play.table_page", table_id=table_id))
+    # As the player who reported it (else the first seat): a test player, not a spectator.
+    seat = reporter if reporter is not None else first_player(snap)
+    target = url_for("play.table_page", table_id=table_id)
+    return redirect(target + (f"?as={seat}" if seat is not None else ""))
+
+
+def first_player(snap: dict[str, Any]) -> int | None:
+    """The player of the first seat in a bug report's snapshot."""
+    rows = sorted(snap.get("tables", {}).get("player", {}).get("rows", []), key=lambda r: int(r["player_no"]))
+    return int(rows[0]["player_id"]) if rows else None

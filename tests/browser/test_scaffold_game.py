@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 import pytest
 from click.testing import CliRunner
@@ -62,12 +63,13 @@ def view(page: Page) -> dict[str, Any]:
 
 
 def page_for(pages: dict[int, Page], context: BrowserContext, pid: int) -> Page:
-    """The tab of test player ``pid``, opened from the studio's "Play as" link if needed."""
+    """The tab of test player ``pid``: a new tab at the studio's "Play as" link if needed (the
+    link itself switches the tab it is in)."""
     if pid not in pages:
         any_page = next(iter(pages.values()))
-        with context.expect_page() as opened:
-            any_page.click(f'#test-players a.seat[data-player="{pid}"]')
-        page = opened.value
+        href = any_page.locator(f'#test-players a.seat[data-player="{pid}"]').get_attribute("href") or ""
+        page = context.new_page()
+        page.goto(urljoin(any_page.url, href))
         page.wait_for_selector(f"#{NAME}-deck")
         pages[pid] = page
     return pages[pid]
@@ -170,10 +172,15 @@ def test_a_scaffolded_game_is_played_to_its_end_in_the_browser(chromium: Browser
         assert len(handled) == len(set(handled)), f"page of {pid} handled a notification twice"
     first.screenshot(path=str(shots / f"scaffold-{scaffolded['style']}-end.png"))
 
-    # The studio's replay plays every notification again, then shows the end once more.
+    # The studio's replay plays every notification again from the start up to the end,
+    # then the table comes back as it is.
     end_view = view(first)
     first.click('button[data-studio="replay"]')
     first.wait_for_function("document.body.classList.contains('replaying')")
+    first.click("#replay-last")
+    first.wait_for_function("(b => b && b.dataset.position === b.dataset.length)(document.getElementById('replay-bar'))",
+                            timeout=60_000)
+    first.click("#replay-exit")
     first.wait_for_function("!document.body.classList.contains('replaying') && Arena.gui.gamedatas",
                             timeout=60_000)
     settled(first, runtime, table_id, me)

@@ -33,7 +33,7 @@ GAME_TEAM = frozenset({"developer", "admin"})
 #: "endpoint@studio" / "endpoint@production" for routes of a table or of table creation
 EXPECTED: dict[str, frozenset[str]] = {
     "static": EVERYONE, "auth.login": EVERYONE, "auth.logout": EVERYONE, "auth.register": EVERYONE,
-    "language.set_language": EVERYONE, "lobby.index": EVERYONE, "gamehelp.index": EVERYONE,
+    "language.set_language": EVERYONE, "lobby.index": EVERYONE, "lobby.favicon": EVERYONE, "gamehelp.index": EVERYONE,
     "gamehelp.page": EVERYONE, "control.news": EVERYONE,
     "auth.password": SIGNED_IN, "players.me": SIGNED_IN, "players.player": SIGNED_IN,
     "lobby.join": SIGNED_IN, "lobby.leave_open": SIGNED_IN,
@@ -44,10 +44,10 @@ EXPECTED: dict[str, frozenset[str]] = {
     **{f"studio.{e}@{mode}": GAME_TEAM for e in ("save", "load", "jump", "bot", "errors", "database",
                                                  "report_bug") for mode in ("studio", "production")},
     **{f"play.{e}@studio": GAME_TEAM for e in ("act", "leave", "table_page", "data", "events", "game_log",
-                                               "game_static", "players")},
+                                               "replay", "game_static", "players")},
     "play.act@production": SIGNED_IN, "play.leave@production": SIGNED_IN,
-    **{f"play.{e}@production": EVERYONE for e in ("table_page", "data", "events", "game_log", "game_static",
-                                                  "players")},
+    **{f"play.{e}@production": EVERYONE for e in ("table_page", "data", "events", "game_log", "replay",
+                                                  "game_static", "players")},
     "live_reload.table_status@studio": GAME_TEAM, "live_reload.table_status@production": EVERYONE,
     **{f"{e}@studio": GAME_TEAM for e in ("chat.lines", "chat.write", "chat.hide", "play.last_trick",
                                           "play.end_statistics")},

@@ -77,8 +77,16 @@ def test_bug_report_reopens_as_a_new_table_in_that_state(app: Flask, browser: Br
     assert new_id != table_id
     rt = app.extensions["arena"].runtime
     old, new = snapshot(rt, table_id)["tables"], snapshot(rt, new_id)["tables"]
-    for name in ("player", "global", "pick", "stats", "gamelog"):
+    for name in ("global", "pick", "stats", "gamelog"):
         assert old[name]["rows"] == new[name]["rows"], name
+    clocks = ("player_start_reflexion_time", "player_remaining_reflexion_time")
+    assert [{k: v for k, v in row.items() if k not in clocks} for row in old["player"]["rows"]] == \
+        [{k: v for k, v in row.items() if k not in clocks} for row in new["player"]["rows"]]
+    # It opens as the reporter, with clocks running again from now, not already out of time.
+    assert r.headers["Location"].endswith(f"?as={players[0]}")
+    reopened = browser.get(f"/table/{new_id}/data?as={players[0]}").get_json()
+    assert reopened["current_player_id"] == players[0]
+    assert all(p["time_left"] > 0 for p in reopened["players"].values())
     assert browser.get(f"/table/{new_id}/data?as={players[0]}").get_json()["my_pick"] == 3
     assert browser.get("/bugs/999").status_code == 404
     assert browser.post("/bugs/999/reopen").status_code == 404

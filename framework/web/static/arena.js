@@ -87,7 +87,8 @@
 
     // ------------------------------------------------------------- reading
     isCurrentPlayerActive() {
-      if (this.isSpectator || !this.gamedatas) return false;
+      // A replay shows a past turn: nobody may act in it.
+      if (this.isSpectator || !this.gamedatas || this.replaying) return false;
       return this.getActivePlayers().includes(Number(this.player_id));
     }
     isPlayerActive(pid) {
@@ -124,7 +125,8 @@
     }
     /** False when replaying, catching up on a backlog or in a hidden tab (BGA's name). */
     bgaAnimationsActive() {
-      return !this.replaying && !document.hidden && Arena.queue.length <= Arena.BACKLOG;
+      if (this.replaying) return !!Arena.currentReplay && Arena.currentReplay.animates() && !document.hidden;
+      return !document.hidden && Arena.queue.length <= Arena.BACKLOG;
     }
 
     /** ``${name}`` filled from args (those listed in args.i18n translated), as HTML. */
@@ -264,6 +266,10 @@
         this.showMessage(_("An action is already in progress"), "error");
         throw new ActionError("in_progress", _("An action is already in progress"), 0);
       }
+      if (this.replaying) {
+        this.showMessage(_("This is a replay: go back to the table to play"), "error");
+        throw new ActionError("replay", _("This is a replay: go back to the table to play"), 0);
+      }
       if (options.checkAction !== false && !this.checkAction(action)) {
         throw new ActionError("not_possible", _("This move is not possible now"), 0);
       }
@@ -311,7 +317,7 @@
 
     /** Pause for an animation; short when replaying or catching up on a backlog. */
     wait(ms) {
-      if (this.replaying) return sleep(Math.min(ms, 150));
+      if (this.replaying) return Arena.currentReplay ? Arena.currentReplay.pauseFor(ms) : sleep(Math.min(ms, 150));
       if (Arena.queue.length > Arena.BACKLOG) return sleep(Math.min(ms, 20));
       return sleep(ms);
     }
@@ -379,12 +385,13 @@
       const area = document.getElementById("game_play_area");
       this._originalArea = area.innerHTML;
       await this.load();
+      if (new URLSearchParams(location.search).get("replay") && this.startReplay) this.startReplay();
       if (config.mode === "studio" && this.setupStudio) {
         this.setupStudio();
         // A studio table can come back from its end (a slot loaded, a state jumped to in
         // another tab): a finished table's page looks again when it is shown.
         document.addEventListener("visibilitychange", () => {
-          if (!document.hidden && this.ended) this.load();
+          if (!document.hidden && this.ended && !this.currentReplay) this.load();
         });
       }
     },
@@ -471,6 +478,7 @@
       if (!initial && previous) gui.onLeavingState(previous.name);
       gui.gamedatas.gamestate = Object.assign({}, previous || {}, state);
       gui.removeActionButtons();
+      document.body.classList.toggle("game-over", state.name === "gameEnd" || Number(state.id) === 99);
       gui.onEnteringState(state.name, gui.gamedatas.gamestate);
       this.updateButtons();
     },
@@ -480,6 +488,7 @@
       gui.removeActionButtons();
       gui.updatePageTitle();
       gui.onUpdateActionButtons(gui.gamedatas.gamestate.name, gui.gamedatas.gamestate.args || {});
+      if (this.showTurn) this.showTurn();
     },
   };
 

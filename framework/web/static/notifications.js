@@ -1,6 +1,6 @@
 /* The event stream and the notification queue: notifications arrive in order over
  * Server-Sent Events (resumed from the last id after a lost connection), are handled one at
- * a time (a handler's Promise holds the queue), and the studio's replay plays them again. */
+ * a time (a handler's Promise holds the queue); a replay (replay.js) dispatches them again. */
 (function () {
   "use strict";
   const Arena = window.Arena;
@@ -179,26 +179,9 @@
     },
 
     // ------------------------------------------------------------- replay
-    async replay() {
-      const gui = this.gui;
-      this.closeEvents();
-      const answer = await this.get(`/log?after=0&limit=5000`);
-      gui.replaying = true;
-      document.body.classList.add("replaying");
-      try {
-        document.getElementById("logs").innerHTML = "";
-        document.getElementById("game_play_area").innerHTML = this._originalArea;
-        gui.setup(gui.gamedatas);
-        gui.onReplayStart();
-        for (const event of answer.events) {
-          await this.dispatch(event);
-          await sleep(30);
-        }
-      } finally {
-        gui.replaying = false;
-        document.body.classList.remove("replaying");
-      }
-      await this.load();
+    /** The replay with its timeline (replay.js): from the table's start, not its end. */
+    replay() {
+      return this.startReplay();
     },
   });
 })();

@@ -8,6 +8,7 @@
 (function () {
   "use strict";
   const Arena = window.Arena;
+  const _ = Arena._;
 
   // BGA's colours (primary, secondary, alert) and Arena's first ones (blue, gray, red, green).
   const COLORS = {primary: "blue", secondary: "gray", alert: "red", blue: "blue", gray: "gray",
@@ -82,6 +83,48 @@
       this.gui.setStatusText(this.gui.formatStateText(template, args || this.gui.gamedatas.gamestate.args || {}));
     }
   }
+
+  // ----------------------------------------------------------------- whose turn, on the tab
+  const baseTitle = document.title;
+
+  /** The favicon, drawn: a play sign on the colour of whoever must act (gold: you). */
+  function faviconURL(color, mine, over) {
+    const fill = over ? "#6b7280" : mine ? "#d4a017" : color;
+    const sign = over ? '<rect x="20" y="20" width="24" height="24" rx="3" fill="#fff"/>'
+      : '<path d="M24 16 50 32 24 48z" fill="#fff"/>';
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="32" r="30" ` +
+      `fill="${fill}" stroke="#22303c" stroke-width="4"/>${sign}</svg>`;
+    return "data:image/svg+xml," + encodeURIComponent(svg);
+  }
+
+  /** The tab's title and favicon say whose turn it is: "▶ Your turn · Belote #12", the
+   * player (or players) to act, the end of the game, or a replay. */
+  Arena.showTurn = function () {
+    const gui = this.gui;
+    if (!gui || !gui.gamedatas) return;
+    const st = gui.gamedatas.gamestate || {};
+    const over = st.name === "gameEnd" || Number(st.id) === 99;
+    const active = gui.getActivePlayers();
+    const mine = gui.isCurrentPlayerActive();
+    let prefix;
+    if (gui.replaying) prefix = _("Replay");
+    else if (over) prefix = _("End of game");
+    else if (mine) prefix = "▶ " + _("Your turn");
+    else if (active.length === 1) prefix = _("${player} to play").replace("${player}", gui.playerName(active[0]));
+    else if (active.length > 1) prefix = _("${n} players to play").replace("${n}", String(active.length));
+    document.title = prefix ? `${prefix} · ${baseTitle}` : baseTitle;
+    let link = document.querySelector("link[rel~='icon']");
+    if (!link) {
+      link = document.createElement("link");
+      link.rel = "icon";
+      document.head.appendChild(link);
+    }
+    const color = active.length ? gui.playerColor(active[0]) : "#6b7280";
+    link.type = "image/svg+xml";
+    link.href = faviconURL(color, mine && !gui.replaying, over || gui.replaying);
+    document.body.dataset.turn = gui.replaying ? "replay" : over ? "over" : mine ? "mine" : active.join(",");
+    document.dispatchEvent(new CustomEvent("arena:turn", {detail: {active, mine, over}}));
+  };
 
   Arena.StatusBar = StatusBar;
   Arena.statusBarColors = COLORS;

@@ -151,6 +151,7 @@
         announce: 500, belote: 500};
       this.faces = localStorage.getItem("belote.faces") || "french";
       this.sortMode = localStorage.getItem("belote.sort") || "1";
+      this.replayMarks = ["newDeal"]; // a replay steps hand by hand from these
     }
 
     // ---------------------------------------------------------------- set-up
