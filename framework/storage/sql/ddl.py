@@ -24,6 +24,7 @@ from framework.storage.sql.query import translate_query_tree
 from framework.storage.sql.schema import (
     Index,
     TableModel,
+    check_identifier,
     column_from_def,
     give_implicit_default,
     index_column_name,
@@ -53,7 +54,7 @@ def _table_properties(create: exp.Create) -> tuple[int | None, bool, exp.Table |
 def create_table(create: exp.Create, target: Target, reserved: frozenset[str],
                   prepared: Prepared) -> list[str]:
     schema = create.this
-    name = _created_table_name(schema, reserved)
+    name = created_table_name(schema, reserved)
     auto_start, temporary, like = _table_properties(create)
     if_not_exists = bool(create.args.get("exists"))
     query = create.args.get("expression")
@@ -74,11 +75,13 @@ def create_table(create: exp.Create, target: Target, reserved: frozenset[str],
                              if_not_exists=if_not_exists)
 
 
-def _created_table_name(schema: exp.Expr, reserved: frozenset[str]) -> str:
-    """The name of the table a CREATE TABLE makes, refused if it is a framework table."""
+def created_table_name(schema: exp.Expr, reserved: frozenset[str]) -> str:
+    """The name of the table a CREATE TABLE makes, refused if it is a framework table or an
+    unquoted reserved word."""
     table_node = schema.this if isinstance(schema, exp.Schema) else schema
     if not isinstance(table_node, exp.Table):
         raise SQLError("CREATE TABLE without a table name")
+    check_identifier(table_node.this, "the table name")
     name = table_node.name
     if name.lower() in {r.lower() for r in reserved}:
         raise SQLError(

@@ -9,6 +9,7 @@ from sqlglot.expressions.datatypes import DType as DT
 
 from framework.storage.sql.column_types import implicit_default, is_now, normalize_default, type_kind
 from framework.storage.sql.errors import SQLError
+from framework.storage.sql.reserved_words import is_reserved_word
 
 
 @dataclass
@@ -40,10 +41,32 @@ _DROPPED_COLUMN_OPTIONS = (
 )
 
 
+def check_identifier(node: exp.Expr | None, what: str) -> None:
+    """Refuse an unquoted reserved word as a name, as MariaDB does.
+
+    Raises:
+        SQLError: ``node`` is an unquoted identifier MariaDB reserves.
+    """
+    if isinstance(node, exp.Identifier) and not node.args.get("quoted") and is_reserved_word(node.name):
+        raise SQLError(
+            f"{what} `{node.name}` is a reserved word in MySQL and MariaDB, which refuse it unquoted: "
+            f"write it `{node.name}` (with backticks)"
+        )
+
+
 def column_from_def(coldef: exp.ColumnDef) -> Column:
+    """What one column definition declares.
+
+    Raises:
+        SQLError: a column MariaDB refuses (a reserved word as its unquoted name, a VARCHAR
+            without length) or an option Arena does not translate.
+    """
     kind = coldef.args.get("kind")
+    check_identifier(coldef.this, "the column name")
     if not isinstance(kind, exp.DataType):
         raise SQLError(f"column `{coldef.name}` has no type")
+    if kind.this in (DT.VARCHAR, DT.NVARCHAR) and not kind.expressions:
+        raise SQLError("VARCHAR needs a length, e.g. VARCHAR(32)")  # MariaDB refuses it too
     column = Column(name=coldef.name, dtype=kind, source=coldef)
     if kind.this == DT.SERIAL:  # MySQL: BIGINT UNSIGNED NOT NULL AUTO_INCREMENT UNIQUE
         column.dtype = exp.DataType(this=DT.UBIGINT)
