@@ -159,30 +159,39 @@ class TableFactory:
 
 
 def create_schema(gdef: GameDefinition, db: TableConnection) -> None:
-    """The framework's tables and their copies, the game's dbmodel.sql (which may change
-    those copies, as on BGA), then the copies of the game's tables, and every copy in step
-    with its live table.
+    """A new table's database for ``gdef`` (``create_tables`` with its dbmodel.sql).
 
     Raises:
         ConfigError: dbmodel.sql does not translate, or the database refuses a statement
             (the file, the line and the statement named).
     """
-    for statement in _translated(default_tables_sql(), db.dialect, "default_tables.sql"):
+    try:
+        create_tables(db, gdef.dbmodel, f"games/{gdef.name}/dbmodel.sql")
+    except SQLError as exc:
+        raise ConfigError(f"game {gdef.name!r}: {exc}") from exc
+
+
+def create_tables(db: TableConnection, dbmodel: str, filename: str = "dbmodel.sql") -> None:
+    """The framework's tables and their copies, then ``dbmodel`` (which may change those
+    copies, as on BGA), then the copies of the game's tables, every copy in step with its
+    live table.
+
+    Raises:
+        SchemaError: ``dbmodel`` does not translate, or the database refuses one of its
+            statements (the file, the line and the statement named).
+    """
+    for statement in _translated(default_tables_sql(), db.dialect, "default_tables.sql", framework=True):
         db.execute(statement.sql)
     create_copies(db)
-    if gdef.dbmodel.strip():
-        filename = f"games/{gdef.name}/dbmodel.sql"
-        try:
-            statements = _translated(gdef.dbmodel, db.dialect, filename)
-        except SQLError as exc:
-            raise ConfigError(f"game {gdef.name!r}: {exc}") from exc
-        for statement in statements:
+    if dbmodel.strip():
+        for statement in _translated(dbmodel, db.dialect, filename, framework=False):
             try:
                 db.execute(statement.sql)
+            except ArenaError:  # the machine's failure (a full disk...), not the file's
+                raise
             except Exception as exc:
-                refusal = SchemaError(f"the database refused it: {exc}", filename=filename,
-                                      line=statement.line, statement=statement.source)
-                raise ConfigError(f"game {gdef.name!r}: {refusal}") from exc
+                raise SchemaError(f"the database refused it: {exc}", filename=filename,
+                                  line=statement.line, statement=statement.source) from exc
     _copies_in_step(db)
 
 
@@ -242,12 +251,12 @@ def _setup(
 
 
 @functools.lru_cache(maxsize=64)
-def _translated(text: str, dialect: str, filename: str) -> tuple[SchemaStatement, ...]:
+def _translated(text: str, dialect: str, filename: str, *, framework: bool) -> tuple[SchemaStatement, ...]:
     """A schema file's statements for ``dialect``, translated once per process (sqlglot costs
     tens of milliseconds for a whole file; every new table needs them): the framework's own
-    tables, or a game's dbmodel.sql run after them and their copies."""
+    tables (``framework``), or a game's dbmodel.sql run after them and their copies."""
     target = cast("Target", dialect)
-    if filename == "default_tables.sql":
+    if framework:
         return tuple(translate_schema(text, target, filename, reserved=frozenset()))
     known = framework_tables(default_tables_sql())
     return tuple(translate_schema(text, target, filename, known=known))

@@ -23,6 +23,7 @@ from pymysql.constants import CLIENT, FIELD_TYPE
 from framework.core.errors import StorageUnavailableError
 from framework.storage.base import DDLNeededError, Result, Target
 from framework.storage.pool import ConnectionPool
+from framework.storage.sql.ddl import copy_table_sql
 from framework.storage.sql.names import quote_identifier
 
 log = logging.getLogger(__name__)
@@ -131,7 +132,7 @@ class MySQLTableConnection:
         return dict(sorted(out.items()))
 
     def copy_structure(self, source: str, target: str) -> None:
-        self.execute(f"CREATE TABLE {quote(target)} LIKE {quote(source)}", None)
+        self.execute(copy_table_sql(source, target, "mysql"), None)
 
     def dbapi_connection(self) -> Any:
         if self.refuse_ddl:  # only Alembic's DDL wants it

@@ -51,6 +51,23 @@ def _table_properties(create: exp.Create) -> tuple[int | None, bool, exp.Table |
     return auto_start, temporary, like
 
 
+def copy_table_sql(source: str, copy: str, target: Target) -> str:
+    """The statement that makes ``copy`` with the columns of ``source``, empty: a table's
+    ``zz_`` copies. MariaDB copies everything (``LIKE``); PostgreSQL the columns, NOT NULL and
+    defaults; SQLite the columns with their type's affinity. Names are spelled exactly.
+
+    >>> copy_table_sql("card", "zz_savepoint_card", "postgresql")
+    'CREATE TABLE "zz_savepoint_card" (LIKE "card" INCLUDING DEFAULTS)'
+    """
+    src = quote_identifier(source, target, keep_case=True)
+    dst = quote_identifier(copy, target, keep_case=True)
+    if target == "sqlite":
+        return f"CREATE TABLE {dst} AS SELECT * FROM {src} WHERE 0"
+    if target == "postgresql":
+        return f"CREATE TABLE {dst} (LIKE {src} INCLUDING DEFAULTS)"
+    return f"CREATE TABLE {dst} LIKE {src}"
+
+
 def create_table(create: exp.Create, target: Target, reserved: frozenset[str],
                   prepared: Prepared) -> list[str]:
     schema = create.this

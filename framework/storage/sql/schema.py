@@ -47,11 +47,18 @@ def check_identifier(node: exp.Expr | None, what: str) -> None:
     Raises:
         SQLError: ``node`` is an unquoted identifier MariaDB reserves.
     """
-    if isinstance(node, exp.Identifier) and not node.args.get("quoted") and is_reserved_word(node.name):
-        raise SQLError(
-            f"{what} `{node.name}` is a reserved word in MySQL and MariaDB, which refuse it unquoted: "
-            f"write it `{node.name}` (with backticks)"
-        )
+    if node is None:
+        return
+    if isinstance(node, exp.Identifier):
+        if node.args.get("quoted") or not is_reserved_word(node.name):
+            return
+        word = node.name
+    else:  # a keyword the parser read as a value (CURRENT_DATE, TRUE, NULL...)
+        word = node.sql("mysql").lower().removesuffix("()")
+    raise SQLError(
+        f"{what} `{word}` is a reserved word in MySQL and MariaDB, which refuse it unquoted: "
+        f"write it `{word}` (with backticks)"
+    )
 
 
 def column_from_def(coldef: exp.ColumnDef) -> Column:
