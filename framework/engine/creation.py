@@ -10,7 +10,7 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from importlib.resources import files
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Engine, select
 from sqlalchemy.exc import IntegrityError
@@ -29,9 +29,11 @@ from framework.game.states import SETUP_STATE_ID
 from framework.game.table import ActionContext, Table
 from framework.platform.accounts import test_player_name
 from framework.platform.models import GameTableRecord, Player, TableSeat
-from framework.storage.base import TableConnection
-from framework.storage.sql.errors import SQLError
-from framework.storage.sql.translate import translate_dbmodel
+from framework.storage.base import COPY_PREFIXES, TableConnection
+from framework.storage.catalog import copy_signature, read_catalog
+from framework.storage.sql.dbmodel import SchemaStatement, framework_tables, translate_schema
+from framework.storage.sql.errors import SchemaError, SQLError, Target
+from framework.storage.sql.names import quote_identifier
 
 log = logging.getLogger(__name__)
 
@@ -159,27 +161,58 @@ class TableFactory:
 
 
 def create_schema(gdef: GameDefinition, db: TableConnection) -> None:
-    """The framework's tables, the game's dbmodel.sql, then every copy.
+    """A new table's database for ``gdef`` (``create_tables`` with its dbmodel.sql).
 
     Raises:
-        ConfigError: dbmodel.sql does not translate, or the database refuses a statement.
+        ConfigError: dbmodel.sql does not translate, or the database refuses a statement
+            (the file, the line and the statement named).
     """
-    for sql in _translated(default_tables_sql(), db.dialect, "default_tables.sql", frozenset()):
-        db.execute(sql)
-    if gdef.dbmodel.strip():
-        try:
-            statements = _translated(gdef.dbmodel, db.dialect, f"games/{gdef.name}/dbmodel.sql", None)
-        except SQLError as exc:
-            raise ConfigError(f"game {gdef.name!r}: {exc}") from exc
-        for sql in statements:
-            try:
-                db.execute(sql)
-            except Exception as exc:
-                raise ConfigError(
-                    f"game {gdef.name!r}: games/{gdef.name}/dbmodel.sql: the database refused "
-                    f"{sql.splitlines()[0][:120]!r}: {exc}"
-                ) from exc
+    try:
+        create_tables(db, gdef.dbmodel, f"games/{gdef.name}/dbmodel.sql")
+    except SQLError as exc:
+        raise ConfigError(f"game {gdef.name!r}: {exc}") from exc
+
+
+def create_tables(db: TableConnection, dbmodel: str, filename: str = "dbmodel.sql") -> None:
+    """The framework's tables and their copies, then ``dbmodel`` (which may change those
+    copies, as on BGA), then the copies of the game's tables, every copy in step with its
+    live table.
+
+    Raises:
+        SchemaError: ``dbmodel`` does not translate, or the database refuses one of its
+            statements (the file, the line and the statement named).
+    """
+    for statement in _translated(default_tables_sql(), db.dialect, "default_tables.sql", framework=True):
+        db.execute(statement.sql)
     create_copies(db)
+    if dbmodel.strip():
+        for statement in _translated(dbmodel, db.dialect, filename, framework=False):
+            try:
+                db.execute(statement.sql)
+            except ArenaError:  # the machine's failure (a full disk...), not the file's
+                raise
+            except Exception as exc:
+                raise SchemaError(f"the database refused it: {exc}", filename=filename,
+                                  line=statement.line, statement=statement.source) from exc
+    _copies_in_step(db)
+
+
+def _copies_in_step(db: TableConnection) -> None:
+    """Every live table's copies, made now if missing, made again if dbmodel.sql left them
+    with other columns than the live table (``copy_signature``, what an upgrade's
+    ``sync_copies`` checks). Copies are still empty here."""
+    tables = read_catalog(db)
+    for name, table in tables.items():
+        if name.startswith(COPY_PREFIXES):
+            continue
+        signature = copy_signature(db.dialect, table)
+        for prefix in COPY_PREFIXES:
+            copy = tables.get(prefix + name)
+            if copy is not None and copy_signature(db.dialect, copy) == signature:
+                continue
+            if copy is not None:
+                db.execute(f"DROP TABLE {quote_identifier(prefix + name, db.dialect, keep_case=True)}")
+            db.copy_structure(name, prefix + name)
 
 
 def _setup(
@@ -220,9 +253,12 @@ def _setup(
 
 
 @functools.lru_cache(maxsize=64)
-def _translated(text: str, dialect: str, filename: str, reserved: frozenset[str] | None) -> tuple[str, ...]:
-    """A dbmodel's statements for ``dialect``, translated once per process (sqlglot costs
-    tens of milliseconds for a whole file; every new table needs them)."""
-    if reserved is None:
-        return tuple(translate_dbmodel(text, dialect, filename))  # type: ignore[arg-type]
-    return tuple(translate_dbmodel(text, dialect, filename, reserved=reserved))  # type: ignore[arg-type]
+def _translated(text: str, dialect: str, filename: str, *, framework: bool) -> tuple[SchemaStatement, ...]:
+    """A schema file's statements for ``dialect``, translated once per process (sqlglot costs
+    tens of milliseconds for a whole file; every new table needs them): the framework's own
+    tables (``framework``), or a game's dbmodel.sql run after them and their copies."""
+    target = cast("Target", dialect)
+    if framework:
+        return tuple(translate_schema(text, target, filename, reserved=frozenset()))
+    known = framework_tables(default_tables_sql())
+    return tuple(translate_schema(text, target, filename, known=known))

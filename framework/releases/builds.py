@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from framework.core.clock import utcnow
 from framework.core.errors import NotFoundError, UserError
 from framework.core.kinds import ReleaseStage
+from framework.engine.creation import create_schema
 from framework.game.registry import GameDefinition, load_game_from_directory
 from framework.i18n.extract import extract_messages
 from framework.platform.models import GameRecord, ReleaseRecord
@@ -27,7 +28,6 @@ from framework.releases import schema as schema_mod
 from framework.releases.context import ReleaseContext
 from framework.releases.counters_use import declared_counters, global_keys
 from framework.storage.base import TableStore
-from framework.storage.sql.translate import translate_dbmodel
 from framework.storage.sqlite import SQLiteStore
 
 log = logging.getLogger(__name__)
@@ -122,21 +122,16 @@ def self_imports(directory: Path, game: str) -> list[str]:
 
 
 def fresh_schema(gdef: GameDefinition, store: TableStore | None = None) -> schema_mod.Schema:
-    """The schema of a new table of ``gdef`` (default tables + dbmodel.sql), on SQLite, or on
-    ``store``'s server (in a scratch namespace of it, dropped afterwards)."""
-    from framework.engine.runtime import default_tables_sql
-
+    """The schema of a new table of ``gdef`` (made as ``create_table`` makes it: default tables
+    and their copies, dbmodel.sql, the game's copies), on SQLite, or on ``store``'s server (in
+    a scratch namespace of it, dropped afterwards)."""
     if store is not None and store.dialect != "sqlite":
         import uuid
 
         scratch = store.scratch(uuid.uuid4().hex[:8])
         try:
             with scratch.create(1) as db:
-                for sql in translate_dbmodel(default_tables_sql(), db.dialect, reserved=frozenset()):
-                    db.execute(sql)
-                if gdef.dbmodel.strip():
-                    for sql in translate_dbmodel(gdef.dbmodel, db.dialect, f"games/{gdef.name}/dbmodel.sql"):
-                        db.execute(sql)
+                create_schema(gdef, db)
                 return schema_mod.reflect(db)
         finally:
             scratch.drop_all()
@@ -145,11 +140,7 @@ def fresh_schema(gdef: GameDefinition, store: TableStore | None = None) -> schem
         store = SQLiteStore(Path(tmp))
         try:
             with store.create(1) as db:
-                for sql in translate_dbmodel(default_tables_sql(), "sqlite", reserved=frozenset()):
-                    db.execute(sql)
-                if gdef.dbmodel.strip():
-                    for sql in translate_dbmodel(gdef.dbmodel, "sqlite", f"games/{gdef.name}/dbmodel.sql"):
-                        db.execute(sql)
+                create_schema(gdef, db)
                 return schema_mod.reflect(db)
         finally:
             store.close()

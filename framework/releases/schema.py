@@ -10,11 +10,12 @@ from framework.storage.base import COPY_PREFIXES, TableConnection
 from framework.storage.catalog import (
     Catalog,
     CatalogColumn,
-    CatalogTable,
     parse_catalog_rows,
     read_catalog,
     read_catalog_rows,
 )
+from framework.storage.catalog import copy_signature as copy_signature  # storage's now
+from framework.storage.catalog import sqlite_affinity as sqlite_affinity
 
 Schema = dict[str, dict[str, Any]]
 
@@ -34,24 +35,6 @@ def remember(cache: dict[Hashable, Any], key: Hashable, value: Any, limit: int) 
         except RuntimeError:  # another thread changed the cache meanwhile: forget nothing now
             pass
     cache[key] = value
-
-
-def sqlite_affinity(declared: str) -> str:
-    """SQLite's type affinity of a declared type (the only typing SQLite enforces).
-
-    >>> sqlite_affinity("int(10) unsigned"), sqlite_affinity("VARCHAR(16)"), sqlite_affinity("")
-    ('INTEGER', 'TEXT', 'BLOB')
-    """
-    t = declared.upper()
-    if "INT" in t:
-        return "INTEGER"
-    if any(k in t for k in ("CHAR", "CLOB", "TEXT")):
-        return "TEXT"
-    if not t or "BLOB" in t:
-        return "BLOB"
-    if any(k in t for k in ("REAL", "FLOA", "DOUB")):
-        return "REAL"
-    return "NUMERIC"
 
 
 def _default(value: Any) -> str | None:
@@ -145,16 +128,6 @@ def reflect(db: TableConnection, known_definition: Hashable | None = None) -> Sc
         remember(_SCHEMAS, key, found, _REFLECTED_MAX)
     # The caller's own (its lists may be changed); the tuples in them are shared.
     return {table: {name: list(value) for name, value in entry.items()} for table, entry in found.items()}
-
-
-def copy_signature(db_dialect: str, table: CatalogTable) -> list[tuple[Any, ...]]:
-    """What a copy (``zz_*``) must share with its live table, column by column, in order:
-    the name and type (SQLite: the type's affinity, all SQLite enforces; a copy made with
-    ``CREATE TABLE ... AS`` keeps no more) and, on the servers, nullability. Keys, defaults
-    and auto-increment are the live table's business."""
-    if db_dialect == "sqlite":
-        return [(c.name, sqlite_affinity(c.type)) for c in table.columns]
-    return [(c.name, c.type, c.not_null) for c in table.columns]
 
 
 # A manifest's schema built before types were compared in full (SQLite: affinities only) is

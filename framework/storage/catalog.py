@@ -72,6 +72,34 @@ def normalise_mysql_type(column_type: str) -> str:
 CatalogRows = tuple[tuple[Any, ...], ...]
 
 
+def sqlite_affinity(declared: str) -> str:
+    """SQLite's type affinity of a declared type (the only typing SQLite enforces).
+
+    >>> sqlite_affinity("int(10) unsigned"), sqlite_affinity("VARCHAR(16)"), sqlite_affinity("")
+    ('INTEGER', 'TEXT', 'BLOB')
+    """
+    t = declared.upper()
+    if "INT" in t:
+        return "INTEGER"
+    if any(k in t for k in ("CHAR", "CLOB", "TEXT")):
+        return "TEXT"
+    if not t or "BLOB" in t:
+        return "BLOB"
+    if any(k in t for k in ("REAL", "FLOA", "DOUB")):
+        return "REAL"
+    return "NUMERIC"
+
+
+def copy_signature(db_dialect: str, table: CatalogTable) -> list[tuple[Any, ...]]:
+    """What a copy (``zz_*``) must share with its live table, column by column, in order:
+    the name and type (SQLite: the type's affinity, all SQLite enforces; a copy made with
+    ``CREATE TABLE ... AS`` keeps no more) and, on the servers, nullability. Keys, defaults
+    and auto-increment are the live table's business."""
+    if db_dialect == "sqlite":
+        return [(c.name, sqlite_affinity(c.type)) for c in table.columns]
+    return [(c.name, c.type, c.not_null) for c in table.columns]
+
+
 def read_catalog(db: TableConnection) -> Catalog:
     """Every base table of ``db``'s database (copies included)."""
     if db.dialect == "sqlite":

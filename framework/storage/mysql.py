@@ -24,6 +24,7 @@ from framework.core.errors import StorageUnavailableError
 from framework.storage.base import DDLNeededError, Result, Target
 from framework.storage.mysql_overlay import Overlay
 from framework.storage.pool import ConnectionPool
+from framework.storage.sql.ddl import copy_table_sql
 from framework.storage.sql.names import quote_identifier
 
 log = logging.getLogger(__name__)
@@ -149,7 +150,7 @@ class MySQLTableConnection:
     def copy_structure(self, source: str, target: str) -> None:
         overlay = self.overlay
         if overlay is None:
-            self.execute(f"CREATE TABLE {quote(target)} LIKE {quote(source)}", None)
+            self.execute(copy_table_sql(source, target, "mysql"), None)
             return
         if target in overlay.untouched():  # it exists: fail as the live database would
             overlay.copy(self, target)

@@ -25,6 +25,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from framework.core.errors import StorageUnavailableError
 from framework.storage.base import Result, Target
 from framework.storage.pool import lock_namespace
+from framework.storage.sql.ddl import copy_table_sql
 from framework.storage.sql.names import quote_identifier
 
 log = logging.getLogger(__name__)
@@ -154,7 +155,7 @@ class PostgresTableConnection:
         return out
 
     def copy_structure(self, source: str, target: str) -> None:
-        self.execute(f"CREATE TABLE {quote(target)} (LIKE {quote(source)} INCLUDING DEFAULTS)")
+        self.execute(copy_table_sql(source, target, "postgresql"))
 
     def dbapi_connection(self) -> Any:
         return self.raw

@@ -15,6 +15,7 @@ from typing import Any
 
 from framework.core.errors import StorageUnavailableError
 from framework.storage.base import Result, Target
+from framework.storage.sql.ddl import copy_table_sql
 from framework.storage.sql.names import quote_identifier
 
 log = logging.getLogger(__name__)
@@ -133,8 +134,7 @@ class SQLiteTableConnection:
         return out
 
     def copy_structure(self, source: str, target: str) -> None:
-        self.raw.execute(f"CREATE TABLE {quote_identifier(target, 'sqlite')} AS SELECT * "
-                         f"FROM {quote_identifier(source, 'sqlite')} WHERE 0")
+        self.raw.execute(copy_table_sql(source, target, "sqlite"))
 
     def dbapi_connection(self) -> Any:
         return self.raw

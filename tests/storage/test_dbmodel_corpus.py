@@ -21,8 +21,11 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from framework.storage.sql.errors import Target
-from framework.storage.sql.translate import translate_dbmodel, translate_statements
+from framework.storage.base import COPY_PREFIXES
+from framework.storage.sql.dbmodel import KnownTables, framework_tables, translate_schema
+from framework.storage.sql.ddl import copy_table_sql
+from framework.storage.sql.errors import SchemaError, Target
+from framework.storage.sql.translate import translate_statements
 
 DBMODELS = Path(__file__).resolve().parent / "dbmodels"
 CORPUS = sorted(p.name for p in DBMODELS.glob("*.sql"))
@@ -61,6 +64,7 @@ class Backend:
         self.integrity_errors = integrity_errors
         self.errors = errors
         self.last_names: list[str] = []
+        self.known: KnownTables | None = None  # the tables there are before a dbmodel.sql
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Run one statement already in the backend's dialect."""
@@ -93,12 +97,20 @@ class Backend:
 
     def create(self, dbmodel: str, filename: str = "dbmodel.sql",
                reserved: frozenset[str] | None = None) -> None:
+        """Translate ``dbmodel`` as table creation does (after the framework's tables when
+        they are there) and run it."""
         kwargs: dict[str, Any] = {} if reserved is None else {"reserved": reserved}
-        for sql in translate_dbmodel(dbmodel, self.target, filename, **kwargs):
-            self.execute(sql)
+        for statement in translate_schema(dbmodel, self.target, filename, known=self.known, **kwargs):
+            self.execute(statement.sql)
 
     def create_default_tables(self) -> None:
+        """The framework's tables and their ``zz_`` copies, as table creation makes them
+        before the game's dbmodel.sql."""
         self.create(default_tables_sql(), "default_tables.sql", reserved=frozenset())
+        self.known = framework_tables(default_tables_sql())
+        for table in ("global", "stats", "gamelog", "player", "arena_meta"):
+            for prefix in COPY_PREFIXES:
+                self.execute(copy_table_sql(table, prefix + table, self.target))
 
 
 def _sqlite_backend(tmp_path: Path) -> Iterator[Backend]:
@@ -398,6 +410,66 @@ SCENARIOS: dict[str, list[Step]] = {
         Rows("SELECT meeple_id, meeple_location, meeple_location_arg FROM meeple",
              [(1, "supply", 0)]),
     ],
+    "18_savepoint_alter.sql": [
+        # a copy is storage, without its live table's AUTO_INCREMENT: ids are given
+        Run("INSERT INTO zz_savepoint_gamelog (gamelog_packet_id, gamelog_move_id, gamelog_time, "
+            "gamelog_type, gamelog_log, gamelog_args, cancel) "
+            "VALUES (5, 1, '2024-01-01 10:00:00', 'move', '', '{}', 1)"),
+        Rows("SELECT gamelog_packet_id, cancel FROM zz_savepoint_gamelog", [(5, 1)]),
+        Run("INSERT INTO gamelog (gamelog_move_id, gamelog_time, gamelog_type, gamelog_log, "
+            "gamelog_args) VALUES (2, '2024-01-01 10:00:00', 'move', '', '{}')"),
+        Rows("SELECT gamelog_move_id, cancel FROM gamelog", [(2, 0)]),
+        Run("INSERT INTO zz_savepoint_player (player_id, player_no, player_name, player_color, "
+            "player_undo_points) SELECT player_id, player_no, player_name, player_color, "
+            "player_undo_points + 3 FROM player"),
+        Rows("SELECT player_name, player_undo_points FROM zz_savepoint_player", [("ann", 3)]),
+        Names("SELECT * FROM zz_savepoint_stats",
+              ["stats_id", "stats_type", "stats_player_id", "stats_value"]),
+    ],
+    "19_create_as_select.sql": [
+        Rows("SELECT card_id, card_type FROM card_undo", []),
+        # no key came along: the same values twice; the AUTO_INCREMENT column defaults to 0
+        Run("INSERT INTO card_undo (card_type, card_location_arg) VALUES ('heart', 1), ('heart', 1)"),
+        Rows("SELECT card_id, card_kind, card_location, card_note, card_seen IS NOT NULL, COUNT(*) "
+             "FROM card_undo GROUP BY card_id, card_kind, card_location, card_note, card_seen",
+             [(0, "plain", "deck", None, 1, 2)]),
+        Refused("INSERT INTO card_undo (card_type, card_location_arg, card_location) "
+                "VALUES ('x', 1, NULL)"),
+        Refused("INSERT INTO card_undo (card_type, card_location_arg, card_kind) "
+                "VALUES ('x', 1, 'silver')"),
+        Rows("SELECT id, card_kind FROM card_short", []),
+        Run("INSERT INTO card_short (card_kind) VALUES ('gold')"),
+        Rows("SELECT id, card_kind FROM card_short", [(0, "gold")]),
+        Refused("INSERT INTO card_short (id) VALUES (NULL)"),
+        Rows("SELECT card_id, card_type FROM card_snapshot ORDER BY card_id",
+             [(1, "heart"), (2, "spade")]),
+        Names("SELECT * FROM card_snapshot", ["card_id", "card_type"]),
+        Run("INSERT INTO player_undo SELECT * FROM player"),
+        Rows("SELECT player_id, player_name, player_score FROM player_undo", [(2301, "ann", 0)]),
+    ],
+    "20_create_like.sql": [
+        Run("INSERT INTO token_undo (token_key) VALUES ('a'), ('b')"),
+        Rows("SELECT token_id, token_key, token_state, token_owner FROM token_undo ORDER BY token_id",
+             [(1, "a", 0, 7), (2, "b", 0, 7)]),
+        Run("INSERT INTO token_undo (token_id, token_key) VALUES (NULL, 'c')"),
+        Rows("SELECT MAX(token_id) FROM token_undo", [(3,)]),
+        Refused("INSERT INTO token_undo (token_key) VALUES ('a')"),
+        Run("INSERT INTO token (token_key) VALUES ('a')"),
+        Rows("SELECT token_id FROM token", [(100,)]),
+        Fails("SELECT player_id FROM token_undo"),
+        Run("INSERT INTO player_copy (player_id, player_no, player_name, player_color) "
+            "VALUES (1, 1, 'bob', 'ffffff')"),
+        Refused("INSERT INTO player_copy (player_id, player_no, player_name, player_color) "
+                "VALUES (1, 2, 'eve', '000000')"),
+        Rows("SELECT player_score, player_next_notif FROM player_copy", [(0, 1)]),
+    ],
+    "21_if_not_exists_existing.sql": [
+        Run("INSERT INTO piece (piece_key) VALUES ('a'), ('b')"),
+        Rows("SELECT piece_key, piece_location FROM piece ORDER BY piece_key",
+             [("a", "box"), ("b", "box")]),
+        Refused("INSERT INTO piece (piece_key) VALUES ('a')"),
+        Fails("SELECT piece_id FROM piece"),
+    ],
 }
 
 
@@ -439,3 +511,38 @@ def test_corpus_file_creates_and_works(name: str, backend: Backend) -> None:
         (2301, 0, 0)]
     for step in SCENARIOS[name]:
         step.check(backend)
+
+
+# ---------------------------------------------------------------------------------------------
+# What MariaDB refuses in a dbmodel.sql, Arena refuses on every backend: before any statement
+# runs, naming the file, the line and the statement.
+
+REFUSED = [
+    ("CREATE TABLE `move` (\n  `move_id` INT(10) NOT NULL,\n  order INT(3) NOT NULL\n)",
+     "`order` is a reserved word"),
+    ("ALTER TABLE `player` ADD desc INT NOT NULL DEFAULT 0", "`desc` is a reserved word"),
+    ("CREATE TABLE `clock` (`clock_id` INT, current_time INT)", "`current_time` is a reserved word"),
+    ("CREATE TABLE group (`a` INT)", "`group` is a reserved word"),
+    ("CREATE TABLE `word` (`word_id` INT NOT NULL, `word_text` VARCHAR NOT NULL)",
+     "VARCHAR needs a length"),
+    ("ALTER TABLE `player` ADD `player_motto` VARCHAR NULL", "VARCHAR needs a length"),
+]
+
+
+@pytest.mark.parametrize(("statement", "reason"), REFUSED, ids=[r for _, r in REFUSED])
+def test_what_mariadb_refuses_is_refused_with_file_line_and_statement(
+        backend: Backend, statement: str, reason: str) -> None:
+    backend.create_default_tables()
+    text = "-- a game's tables\nCREATE TABLE `ok` (`a` INT);\n\n" + statement + ";\n"
+    with pytest.raises(SchemaError) as caught:
+        backend.create(text, "games/demo/dbmodel.sql")
+    error = caught.value
+    assert reason in error.reason
+    assert (error.filename, error.line, error.statement) == ("games/demo/dbmodel.sql", 4, statement)
+    assert str(error).startswith("games/demo/dbmodel.sql line 4: ")
+    assert backend.run("SELECT COUNT(*) FROM player") == [(0,)]
+    with pytest.raises(backend.errors):  # nothing of the file ran, not even its first table
+        backend.run("SELECT a FROM ok")
+    if backend.target == "mysql":  # MariaDB itself refuses the statement as written
+        with pytest.raises(backend.errors):
+            backend.execute(statement)

@@ -2,10 +2,11 @@
 statement writes; one concept per module, each importing only the ones listed before it.
 
 Modules, bottom up: ``errors`` (targets, refusals), ``names`` (quoting), ``split``
-(dbmodel.sql into statements), ``parse``, ``column_types``, ``schema`` (what a CREATE TABLE
-declares), ``generate``, ``functions``, ``booleans``, ``output_names``, ``dml``, ``query``,
-``ddl_render``, ``ddl``, ``translate`` (the entry points), ``declared`` (a column definition as a
-target declares it), ``writes`` (what a statement can
+(dbmodel.sql into statements), ``parse``, ``column_types``, ``reserved_words`` (MariaDB's),
+``schema`` (what a CREATE TABLE declares), ``generate``, ``functions``, ``booleans``,
+``output_names``, ``dml``, ``query``, ``ddl_render``, ``ddl``, ``translate`` (the entry points),
+``dbmodel`` (a whole dbmodel.sql, knowing the tables that exist at each statement),
+``declared`` (a column definition as a target declares it), ``writes`` (what a statement can
 change, for the Table's caches).
 """
 

@@ -24,6 +24,7 @@ from framework.storage.sql.query import translate_query_tree
 from framework.storage.sql.schema import (
     Index,
     TableModel,
+    check_identifier,
     column_from_def,
     give_implicit_default,
     index_column_name,
@@ -50,10 +51,27 @@ def _table_properties(create: exp.Create) -> tuple[int | None, bool, exp.Table |
     return auto_start, temporary, like
 
 
+def copy_table_sql(source: str, copy: str, target: Target) -> str:
+    """The statement that makes ``copy`` with the columns of ``source``, empty: a table's
+    ``zz_`` copies. MariaDB copies everything (``LIKE``); PostgreSQL the columns, NOT NULL and
+    defaults; SQLite the columns with their type's affinity. Names are spelled exactly.
+
+    >>> copy_table_sql("card", "zz_savepoint_card", "postgresql")
+    'CREATE TABLE "zz_savepoint_card" (LIKE "card" INCLUDING DEFAULTS)'
+    """
+    src = quote_identifier(source, target, keep_case=True)
+    dst = quote_identifier(copy, target, keep_case=True)
+    if target == "sqlite":
+        return f"CREATE TABLE {dst} AS SELECT * FROM {src} WHERE 0"
+    if target == "postgresql":
+        return f"CREATE TABLE {dst} (LIKE {src} INCLUDING DEFAULTS)"
+    return f"CREATE TABLE {dst} LIKE {src}"
+
+
 def create_table(create: exp.Create, target: Target, reserved: frozenset[str],
                   prepared: Prepared) -> list[str]:
     schema = create.this
-    name = _created_table_name(schema, reserved)
+    name = created_table_name(schema, reserved)
     auto_start, temporary, like = _table_properties(create)
     if_not_exists = bool(create.args.get("exists"))
     query = create.args.get("expression")
@@ -74,11 +92,13 @@ def create_table(create: exp.Create, target: Target, reserved: frozenset[str],
                              if_not_exists=if_not_exists)
 
 
-def _created_table_name(schema: exp.Expr, reserved: frozenset[str]) -> str:
-    """The name of the table a CREATE TABLE makes, refused if it is a framework table."""
+def created_table_name(schema: exp.Expr, reserved: frozenset[str]) -> str:
+    """The name of the table a CREATE TABLE makes, refused if it is a framework table or an
+    unquoted reserved word."""
     table_node = schema.this if isinstance(schema, exp.Schema) else schema
     if not isinstance(table_node, exp.Table):
         raise SQLError("CREATE TABLE without a table name")
+    check_identifier(table_node.this, "the table name")
     name = table_node.name
     if name.lower() in {r.lower() for r in reserved}:
         raise SQLError(

@@ -9,6 +9,7 @@ from sqlglot.expressions.datatypes import DType as DT
 
 from framework.storage.sql.column_types import implicit_default, is_now, normalize_default, type_kind
 from framework.storage.sql.errors import SQLError
+from framework.storage.sql.reserved_words import is_reserved_word
 
 
 @dataclass
@@ -40,10 +41,39 @@ _DROPPED_COLUMN_OPTIONS = (
 )
 
 
+def check_identifier(node: exp.Expr | None, what: str) -> None:
+    """Refuse an unquoted reserved word as a name, as MariaDB does.
+
+    Raises:
+        SQLError: ``node`` is an unquoted identifier MariaDB reserves.
+    """
+    if node is None:
+        return
+    if isinstance(node, exp.Identifier):
+        if node.args.get("quoted") or not is_reserved_word(node.name):
+            return
+        word = node.name
+    else:  # a keyword the parser read as a value (CURRENT_DATE, TRUE, NULL...)
+        word = node.sql("mysql").lower().removesuffix("()")
+    raise SQLError(
+        f"{what} `{word}` is a reserved word in MySQL and MariaDB, which refuse it unquoted: "
+        f"write it `{word}` (with backticks)"
+    )
+
+
 def column_from_def(coldef: exp.ColumnDef) -> Column:
+    """What one column definition declares.
+
+    Raises:
+        SQLError: a column MariaDB refuses (a reserved word as its unquoted name, a VARCHAR
+            without length) or an option Arena does not translate.
+    """
     kind = coldef.args.get("kind")
+    check_identifier(coldef.this, "the column name")
     if not isinstance(kind, exp.DataType):
         raise SQLError(f"column `{coldef.name}` has no type")
+    if kind.this in (DT.VARCHAR, DT.NVARCHAR) and not kind.expressions:
+        raise SQLError("VARCHAR needs a length, e.g. VARCHAR(32)")  # MariaDB refuses it too
     column = Column(name=coldef.name, dtype=kind, source=coldef)
     if kind.this == DT.SERIAL:  # MySQL: BIGINT UNSIGNED NOT NULL AUTO_INCREMENT UNIQUE
         column.dtype = exp.DataType(this=DT.UBIGINT)
