@@ -36,7 +36,7 @@ def test_a_developer_plays_alone_with_bots_and_studio_tools(chromium: Browser, l
     expect(page.locator("#message-area .message").last).to_contain_text("Saved")
 
     # My seat goes to a bot: the bots play the game to its end without me.
-    page.select_option(f'#bot-seats select[data-player="{me}"]', "heuristic")
+    page.select_option(f'#bot-seats select[data-player="{me}"]', "beginner")
     wait_until(lambda: rt.get_data(table_id, None)["gamestate"]["name"] == "gameEnd", timeout=30,
                what="the bots finishing the game")
     expect(page.locator("#bt-final")).to_be_visible(timeout=30_000)

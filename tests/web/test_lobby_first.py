@@ -27,7 +27,7 @@ def test_belote_table_page_loads_its_client(tmp_path: Path) -> None:
     app = create_app({"TESTING": True, "ARENA_INSTANCE": str(tmp_path / "instance")})
     b = Browser(app.test_client())
     r = b.post("/tables", data={"game": "belote", "players": "4", "mode": "studio", "option_100": "2",
-                                "bot_1": "heuristic"})
+                                "bot_1": "beginner"})
     assert r.status_code == 302
     page = b.get(r.headers["Location"]).data.decode()
     assert 'id="bt-root"' in page and "/table/1/static/belote.js" in page and "belote.css" in page

@@ -72,7 +72,8 @@ def coinche_gain(rules: Rules, contract: Contract, defender: int, defence: float
             taker_points = [0, 0]
             taker_points[contract.taker_team] = points
             taker_points[1 - contract.taker_team] = 162 - points
-            score = score_hand(doubled, rules, taker_points, (4, 4)).hand_score
+            score = score_hand(doubled, rules, card_points=taker_points,
+                               tricks_won=(4, 4)).hand_score
             outcome += share * (score[team] - score[1 - team])
         gains.append(outcome)
     return gains[1] - gains[0]

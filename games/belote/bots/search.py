@@ -89,8 +89,9 @@ def score_difference(rules: Rules, contract: Contract, dealt: Sequence[int],
     if rules.announcements:
         announced = [detect_announcements(dealt[seat], seat) for seat in range(4)]
     code = trump_code(contract.trump)
-    score = score_hand(contract, rules, points, tricks, belote_points(dealt, code), announced,
-                       first_leader).hand_score
+    score = score_hand(contract, rules, card_points=points, tricks_won=tricks,
+                       belote=belote_points(dealt, code), announcements=announced,
+                       first_leader=first_leader).hand_score
     return float(score[team] - score[1 - team])
 
 
