@@ -44,11 +44,11 @@ class GameLength:
     amount: int
 
 
+#: The fixed lengths (`USUAL_TARGET` depends on the variant: `game_length`).
 TARGETS: dict[int, GameLength] = {
     1: GameLength("points", 1000),
     2: GameLength("points", 501),
     3: GameLength("points", 701),
-    USUAL_TARGET: GameLength("points", 0),  # resolved per variant by `game_length`
     10: GameLength("hands", 4),
     11: GameLength("hands", 8),
     12: GameLength("hands", 12),
@@ -245,10 +245,9 @@ def game_length(option: Callable[[str], int]) -> GameLength:
     >>> game_length(lambda key: {"variant": CONTREE, "target": USUAL_TARGET}[key])
     GameLength(kind='points', amount=701)
     """
-    length = TARGETS[option("target")]
     if option("target") == USUAL_TARGET:
         return GameLength("points", USUAL_POINTS[option("variant")])
-    return length
+    return TARGETS[option("target")]
 
 
 def rules_from_options(option: Callable[[str], int]) -> Rules:
