@@ -75,3 +75,53 @@ def bench_upgrade_cmd(count: int, backends: tuple[str, ...], kinds: tuple[str, .
     from bench.upgrade import BACKENDS, KINDS, bench_upgrades
 
     click.echo(json.dumps(bench_upgrades(count, backends or BACKENDS, kinds or KINDS)))
+
+
+@bench.command("floor")
+@click.option("--tables", default=20, show_default=True, type=click.IntRange(min=1))
+@click.option("--workers", default=2, show_default=True, type=click.IntRange(min=1))
+@click.option("--seconds", default=10.0, show_default=True)
+@guarded
+def bench_floor_cmd(tables: int, workers: int, seconds: float) -> None:
+    """The floor of a move over HTTP: Flask + gevent + one SQLite transaction per POST."""
+    from bench.floor import bench_floor
+    from framework.web.server import require_server_extra
+
+    require_server_extra()
+    click.echo(json.dumps(bench_floor(tables=tables, workers=workers, seconds=seconds)))
+
+
+@bench.command("ratios")
+@click.option("--rounds", default=3, show_default=True, type=click.IntRange(min=1),
+              help="Interleaved rounds of the floor and the server.")
+@click.option("--tables", default=20, show_default=True, type=click.IntRange(min=1))
+@click.option("--workers", default=2, show_default=True, type=click.IntRange(min=1))
+@click.option("--seconds", default=15.0, show_default=True, help="Length of each run.")
+@click.option("--game", default="belote", show_default=True, callback=_game_with_policy)
+@click.option("--db", "database_url", default=None, help="ARENA_DATABASE_URL of the server runs.")
+@guarded
+def bench_ratios_cmd(rounds: int, tables: int, workers: int, seconds: float, game: str,
+                     database_url: str | None) -> None:
+    """Server CPU per action of ``arena bench server`` over the floor's, in interleaved runs
+    (the performance issue's goal: at most 1.3)."""
+    import os
+
+    from bench.floor import bench_floor
+    from bench.server import bench_server
+    from framework.web.server import require_server_extra
+
+    require_server_extra()
+    runs = []
+    for _ in range(rounds):
+        floor = bench_floor(tables=tables, workers=workers, seconds=seconds)
+        server = bench_server(tables=tables, workers=workers, database_url=database_url,
+                              actions=int(seconds * 1000), seconds=seconds, game=game)
+        f, s = floor["server_cpu_ms_per_action"], server["server_cpu_ms_per_action"]
+        runs.append({"floor_ms": f, "server_ms": s, "ratio": round(s / f, 2) if f and s else None,
+                     "server_actions": server.get("actions"), "server_errors": server.get("errors"),
+                     "load": round(os.getloadavg()[0], 2)})
+    ratios = sorted(r["ratio"] for r in runs if r["ratio"] is not None)
+    click.echo(json.dumps({"game": game, "tables": tables, "workers": workers,
+                           "backend": database_url.split(":")[0] if database_url else "sqlite",
+                           "runs": runs, "median_ratio": ratios[len(ratios) // 2] if ratios else None,
+                           "goal": 1.3}))

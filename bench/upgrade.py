@@ -1,6 +1,8 @@
 """``arena bench upgrade``: upgrading N in-progress tables to a new release, on SQLite,
 PostgreSQL and MariaDB, for a release without DDL (a new statistic) and one that adds a
-column (reaching every copy)."""
+column (reaching every copy); with the ratios to the goals (#17 on the servers) and to a
+floor measured in the same run (the column: the same ALTERs run bare, #20; no DDL: one bare
+write transaction per table)."""
 
 from __future__ import annotations
 
@@ -23,6 +25,10 @@ from framework.scaffold import new_game
 GAME = "upgradebench"
 KINDS = ("no_ddl", "add_column")
 BACKENDS = ("sqlite", "postgresql", "mysql")
+#: The releases issue's goals on the database servers, ms a table (#17).
+SERVER_GOALS_MS = {"no_ddl": 10.0, "add_column": 30.0}
+#: The performance issue's goal on SQLite: within this many times the bare ALTERs (#20).
+SQLITE_FLOOR_GOAL = 1.5
 NEW_STAT = '    Stat(14, "patience", clienttranslate("Patience"), "int", "player"),\n]\n'
 NEW_COLUMN = "\nALTER TABLE `player` ADD `player_luck` INT UNSIGNED NOT NULL DEFAULT '0';\n"
 UPGRADE = '''
@@ -100,18 +106,60 @@ def bench_upgrade(tables: int, kind: str = "add_column", server_url: str | None 
             start = time.perf_counter()
             summary = upgrade_all(site, GAME)
             seconds = time.perf_counter() - start
+            floor = _bare_alters(site) if kind == "add_column" else _bare_transactions(site)
         finally:
             site.close()
             if database_url is not None:
                 drop_site(database_url)
-    return {
+    ms = seconds * 1000 / max(tables, 1)
+    out: dict[str, Any] = {
         "tables": tables,
         "upgraded": summary["upgraded"],
         "failed": summary["failed"],
         "seconds": round(seconds, 3),
-        "ms_per_table": round(seconds * 1000 / max(tables, 1), 3),
+        "ms_per_table": round(ms, 3),
         "setup_seconds_not_timed": round(created, 1),
     }
+    if server_url is not None:
+        out["goal_ms_per_table"] = SERVER_GOALS_MS[kind]
+        out["ratio_to_goal"] = round(ms / SERVER_GOALS_MS[kind], 2)
+    floor_ms = floor * 1000 / max(tables, 1)
+    out["floor"] = "bare ALTERs" if kind == "add_column" else "one write transaction"
+    out["floor_ms_per_table"] = round(floor_ms, 3)
+    out["ratio_to_floor"] = round(ms / floor_ms, 2) if floor_ms else None
+    if server_url is None and kind == "add_column":
+        out["floor_goal_ratio"] = SQLITE_FLOOR_GOAL
+    return out
+
+
+def _bare_transactions(site: Any) -> float:
+    """Seconds for one write transaction per table database (its lock, one ``arena_meta``
+    row written, commit): what any upgrade that records a release costs at least, the
+    floor of a release without DDL, measured in the same run."""
+    total = 0.0
+    for table_id in site.store.table_ids():
+        start = time.perf_counter()
+        with site.store.connect(table_id) as db:
+            db.execute("UPDATE arena_meta SET meta_value = meta_value WHERE meta_key = 'release'")
+        total += time.perf_counter() - start
+    return total
+
+
+def _bare_alters(site: Any) -> float:
+    """Seconds to run the add-column release's ALTERs bare (another column of the same
+    kind, on the live ``player`` table and each of its copies, one table database after
+    another): the floor the upgrade is compared with. Not part of the upgrade's time."""
+    from framework.storage.base import COPY_PREFIXES
+
+    total = 0.0
+    for table_id in site.store.table_ids():
+        with site.store.connect(table_id) as db:
+            targets = [t for t in ("player", *(p + "player" for p in COPY_PREFIXES)) if t in db.table_names()]
+            start = time.perf_counter()
+            for target in targets:
+                db.execute(f"ALTER TABLE {target} ADD COLUMN player_floor INTEGER NOT NULL DEFAULT 0")
+            total += time.perf_counter() - start
+    return total
 
 
 def bench_upgrades(tables: int, backends: tuple[str, ...] = BACKENDS,

@@ -71,8 +71,11 @@ class Seats:
             table = gdef.table_class(ActionContext(db=db, current_player_id=player_id, now=self.now))
             if table.gamestate.is_game_over():
                 raise GameOverError("This game is over", "game_over")
-            if player_id not in table.load_players_basic_infos():
+            players = table.load_players_basic_infos()
+            if player_id not in players:
                 raise NotYourTurnError("You are not playing at this table", "not_a_player")
+            if players[player_id]["player_zombie"]:
+                raise UserError("You have already left this game", "already_left")
             self.driver.begin_move(table)
             self._zombie_logged(info.id, player_id, "leave", table, gdef, player_id,
                                 clienttranslate("${player_name} left the game"))

@@ -33,8 +33,9 @@ class Table(TableClocks, TableLogs, ModernServices):
     """Base class of a game's table (BGA's ``Table``). Subclass it in ``games/<g>/game.py``.
 
     Hooks to override: ``setup_new_game``, ``get_all_datas``, ``get_game_progression``,
-    ``zombie_turn``, ``upgrade_table_db``. State actions are ``st_*``, state args ``arg_*``,
-    player actions ``act_*`` (wired by name from ``possible_actions``, arguments typed).
+    ``zombie_turn``, ``upgrade_table_db``, ``get_last_trick``. State actions are ``st_*``, state
+    args ``arg_*``, player actions ``act_*`` (wired by name from ``possible_actions``, arguments
+    typed).
     """
 
     #: During ``upgrade_table_db`` only: schema operations applied to every copy too
@@ -76,6 +77,18 @@ class Table(TableClocks, TableLogs, ModernServices):
 
     def upgrade_table_db(self, from_version: int) -> None:
         """Bring a table created by an older release up to this one's schema."""
+
+    def get_last_trick(self, player_id: int | None) -> dict[str, Any] | None:
+        """The last completed trick (or round) as the table page shows it on demand, for
+        ``player_id`` (None: a spectator); None when there is none yet, or the game has no
+        tricks (the default). Public information only: the page shows it to every viewer.
+
+        The shape the framework's client draws (``static/lasttrick.js``)::
+
+            {"winner": <player id or None>, "cards": [{"player_id": ..., "card": "<code>"}],
+             "points": <int or None>, ...}  # a game may add keys of its own (Belote: "trick_no")
+        """
+        return None
 
     def init_table(self) -> None:
         """BGA's ``initTable`` (called before every entry point) has no Arena form: a Table

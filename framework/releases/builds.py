@@ -219,6 +219,11 @@ def build(site: ReleaseContext, game: str, notes: str = "", major: bool = False,
                 "uncommitted", game=game, files=", ".join(dirty),
             )
     manifest = manifest_of(gdef)
+    if site.store.dialect != "sqlite":
+        # The schema a new table has on this site's server: what an upgrade to the release
+        # checks its tables against (upgrade._expected_schema), made once here, not by the
+        # first upgrade of every process.
+        manifest["schemas"] = {site.store.dialect: schema_mod.to_json(fresh_schema(gdef, site.store))}
     with Session(site.platform) as s, s.begin():
         taken = set(s.scalars(select(ReleaseRecord.version).where(ReleaseRecord.game == game)))
         version = version_stamp(now or utcnow(), taken)

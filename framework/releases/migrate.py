@@ -15,7 +15,7 @@ from sqlglot import exp
 
 from framework.core.errors import GameSystemError
 from framework.releases.owned import OwnedTransaction, owned_engine_options
-from framework.releases.schema import catalog, copy_signature, definition, is_live, remember
+from framework.releases.schema import catalog, copy_signature, definition, is_live, remember, snapshot
 from framework.storage.base import COPY_PREFIXES, DDLNeededError, TableConnection, TableStore
 from framework.storage.sql.declared import declared_column
 from framework.storage.sql.names import quote_identifier
@@ -23,7 +23,8 @@ from framework.storage.sql.parse import parse_prepared, prepare
 from framework.storage.sql.translate import translate_statements
 
 _URLS = {"sqlite": "sqlite://", "postgresql": "postgresql+psycopg://", "mysql": "mysql+pymysql://"}
-# SQLite schema definitions whose copies were found in step with the live tables (bounded).
+# Schema definitions (``schema.snapshot``) whose copies were found in step with the live
+# tables (bounded).
 _IN_STEP: dict[Hashable, None] = {}
 _IN_STEP_MAX = 32
 # (operation, table, its sqlite_master rows) -> the statements Alembic ran for that rebuild.
@@ -146,8 +147,10 @@ def _target_type_of(type_: Any, dialect: str) -> str:
     return declared_column(mysql_text, cast("Any", dialect)).type
 
 
+@functools.lru_cache(maxsize=256)
 def _without_keys(spec: str) -> str:
-    """A MySQL column definition without PRIMARY KEY, UNIQUE and AUTO_INCREMENT (for copies)."""
+    """A MySQL column definition without PRIMARY KEY, UNIQUE and AUTO_INCREMENT (for copies).
+    Remembered: every table of an upgrade run sends the same few (parsing one costs ~5 ms)."""
     tree = parse_prepared(prepare(f"ALTER TABLE `t` ADD `c` {spec}"))
     coldef = tree.find(exp.ColumnDef)
     if coldef is None:
@@ -361,11 +364,11 @@ def sync_copies(db: TableConnection, known_definition: Hashable | None = None) -
     catches changes made with raw SQL, a widened VARCHAR too), keeping the rows of the columns
     both have; create copies of new tables; drop copies of dropped
     tables. Returns what it changed. ``known_definition``: as for ``schema.reflect``."""
-    key = known_definition if known_definition is not None else definition(db)
-    if db.dialect == "sqlite" and key is not None and key in _IN_STEP:
+    key = known_definition if known_definition is not None else snapshot(db)
+    if key in _IN_STEP:
         return []
     changed = _sync_copies(db, key)
-    if db.dialect == "sqlite" and key is not None and not changed:
+    if not changed:
         remember(_IN_STEP, key, None, _IN_STEP_MAX)
     return changed
 

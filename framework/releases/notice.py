@@ -38,24 +38,35 @@ class ReleaseNotice:
                 "notes": self.notes, "move": self.move}
 
 
-def passed_version(table: Table, current: str | None) -> str | None:
+def passed_version(table: Table, current: str | None, passed: str | None = None,
+                   known: bool = False) -> str | None:
     """The release the table's data was last upgraded to, or ``current`` when that is
-    later (a rollback moves the release back, never this)."""
-    passed = table.meta(PASSED_KEY)
+    later (a rollback moves the release back, never this). ``known``: ``passed`` is the
+    table's ``PASSED_KEY`` value, already read."""
+    if not known:
+        passed = table.meta(PASSED_KEY)
     return passed if version_int(passed) > version_int(current) else current
+
+
+def passed_value(passed: str | None, version: str | None) -> str | None:
+    """The ``PASSED_KEY`` value to write once the data has been through ``version`` (None:
+    keep ``passed``, which is as late or later)."""
+    if version and version_int(version) > version_int(passed):
+        return version
+    return None
 
 
 def mark_passed(table: Table, version: str | None) -> None:
     """Remember that the table's data has been through ``version``'s upgrade (or was made
     by it), unless it has been through a later one."""
-    if version and version_int(version) > version_int(table.meta(PASSED_KEY)):
-        table.set_meta(PASSED_KEY, version)
+    value = passed_value(table.meta(PASSED_KEY), version)
+    if value is not None:
+        table.set_meta(PASSED_KEY, value)
 
 
-def tell_players(table: Table, kind: str, from_version: str | None, to_version: str,
-                 notes: str) -> None:
-    """The log line (which reloads open pages) and the page's notice, in the transaction
-    that moves the table."""
+def announce(table: Table, kind: str, from_version: str | None, to_version: str, notes: str) -> str:
+    """The log line that reloads open pages (written now), and the page's notice: the
+    ``NOTICE_KEY`` value for the caller to write in the same transaction."""
     if kind == "rollback":
         log = clienttranslate("This game went back to its previous version during your game")
     elif notes:
@@ -65,8 +76,14 @@ def tell_players(table: Table, kind: str, from_version: str | None, to_version: 
     table.notify_all_players(RELEASE_CHANGED, log, {"from": from_version, "to": to_version,
                                                     "notes": notes})
     move = int(table.get_game_state_value(GLOBAL_MOVE) or 0)
-    table.set_meta(NOTICE_KEY, json.dumps(ReleaseNotice(kind, from_version, to_version, notes,
-                                                        move).to_json()))
+    return json.dumps(ReleaseNotice(kind, from_version, to_version, notes, move).to_json())
+
+
+def tell_players(table: Table, kind: str, from_version: str | None, to_version: str,
+                 notes: str) -> None:
+    """The log line (which reloads open pages) and the page's notice, in the transaction
+    that moves the table."""
+    table.set_meta(NOTICE_KEY, announce(table, kind, from_version, to_version, notes))
 
 
 def table_of(gdef: GameDefinition, db: Any) -> Table:

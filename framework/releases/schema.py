@@ -3,17 +3,24 @@ share with them, and the diff of two schemas."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Hashable
 from typing import Any
 
 from framework.storage.base import COPY_PREFIXES, TableConnection
-from framework.storage.catalog import Catalog, CatalogColumn, CatalogTable, read_catalog
+from framework.storage.catalog import (
+    Catalog,
+    CatalogColumn,
+    CatalogTable,
+    parse_catalog_rows,
+    read_catalog,
+    read_catalog_rows,
+)
 
 Schema = dict[str, dict[str, Any]]
 
-# Catalogs of SQLite databases by their definition (an upgrade run meets the same few over
-# and over); bounded, as each key holds the CREATE statements of a whole database.
+# Catalogs of table databases by their definition (an upgrade run meets the same few over
+# and over); bounded, as each key holds the CREATE statements (SQLite) or the catalog rows
+# (servers) of a whole database.
 _REFLECTED: dict[Hashable, Catalog] = {}
 _REFLECTED_MAX = 32
 
@@ -92,36 +99,35 @@ def _schema_of(catalog: Catalog) -> Schema:
     return schema
 
 
-_SNAPSHOTS = itertools.count()
-
-
 def snapshot(db: TableConnection) -> Hashable:
     """A key for what ``db``'s schema is now, to pass as ``known_definition`` while nothing
-    changes it: SQLite's ``definition``; elsewhere a fresh token, under which the first
-    catalog read is remembered (so a schema check right after ``sync_copies`` found nothing
-    to do reads the catalog once, not twice)."""
+    changes it: SQLite's ``definition``; on the servers the catalog itself as one statement
+    returns it (``storage.catalog.read_catalog_rows``), parsed once per distinct definition
+    (the tables of one release share a few)."""
     if db.dialect == "sqlite":
         return definition(db)
-    return ("snapshot", db.dialect, next(_SNAPSHOTS))
+    key = ("catalog", db.dialect, read_catalog_rows(db))
+    if key not in _REFLECTED:
+        remember(_REFLECTED, key, parse_catalog_rows(db.dialect, key[2]), _REFLECTED_MAX)
+    return key
 
 
 def catalog(db: TableConnection, known_definition: Hashable | None = None) -> Catalog:
-    """``db``'s catalog (storage.catalog); on SQLite remembered per definition, elsewhere per
-    ``snapshot``. Callers must not change it. ``known_definition``: as for ``reflect``."""
-    if db.dialect != "sqlite":
-        if known_definition is None:
-            return read_catalog(db)
-        found = _REFLECTED.get(known_definition)
-        if found is None:
-            found = read_catalog(db)
-            remember(_REFLECTED, known_definition, found, _REFLECTED_MAX)
-        return found
-    key = known_definition if known_definition is not None else definition(db)
+    """``db``'s catalog (storage.catalog), remembered per definition (``snapshot``). Callers
+    must not change it. ``known_definition``: as for ``reflect``."""
+    key = known_definition if known_definition is not None else snapshot(db)
     cached = _REFLECTED.get(key)
     if cached is None:
-        cached = read_catalog(db)
+        if isinstance(key, tuple) and len(key) == 3 and key[0] == "catalog":
+            cached = parse_catalog_rows(db.dialect, key[2])
+        else:
+            cached = read_catalog(db)
         remember(_REFLECTED, key, cached, _REFLECTED_MAX)
     return cached
+
+
+# Schemas by definition, as ``_REFLECTED`` (what ``reflect`` makes of a catalog).
+_SCHEMAS: dict[Hashable, Schema] = {}
 
 
 def reflect(db: TableConnection, known_definition: Hashable | None = None) -> Schema:
@@ -129,10 +135,16 @@ def reflect(db: TableConnection, known_definition: Hashable | None = None) -> Sc
     types (length, precision, sign, auto-increment) as the backend declares them.
 
     Copies (``zz_*``) are left out: they follow the live tables (``copy_signature``).
-    ``known_definition``: the database's ``definition`` if the caller has just read it (and
-    changed nothing since).
+    ``known_definition``: the database's ``definition`` or ``snapshot`` if the caller has
+    just read it (and changed nothing since).
     """
-    return _schema_of(catalog(db, known_definition))
+    key = known_definition if known_definition is not None else snapshot(db)
+    found = _SCHEMAS.get(key)
+    if found is None:
+        found = _schema_of(catalog(db, key))
+        remember(_SCHEMAS, key, found, _REFLECTED_MAX)
+    # The caller's own (its lists may be changed); the tuples in them are shared.
+    return {table: {name: list(value) for name, value in entry.items()} for table, entry in found.items()}
 
 
 def copy_signature(db_dialect: str, table: CatalogTable) -> list[tuple[Any, ...]]:

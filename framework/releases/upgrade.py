@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from framework.core.clock import utcnow
 from framework.core.errors import BlockedError, GameSystemError
 from framework.core.kinds import TableMode, TablePhase
+from framework.engine.notices import NOTICE_KEY
 from framework.engine.runtime import TableInfo
 from framework.game.registry import GameDefinition
 from framework.game.table import ActionContext, Table
@@ -22,8 +23,9 @@ from framework.releases import schema as schema_mod
 from framework.releases.builds import load_release, release_manifest, version_int
 from framework.releases.context import ReleaseContext
 from framework.releases.migrate import CopyNeededError, TableMigrator, in_upgrade, sync_copies
-from framework.releases.notice import mark_passed, passed_version, table_of, tell_players
-from framework.storage.base import TableConnection
+from framework.releases.notice import PASSED_KEY, announce, passed_value, passed_version
+from framework.releases.upgrade_rows import UpgradeRows, insert_stats, read_upgrade_rows, write_metas
+from framework.storage.base import Result, TableConnection
 
 log = logging.getLogger(__name__)
 
@@ -42,20 +44,63 @@ class UpgradeOutcome:
     changes: list[str] | None = None
 
 
+class _CountingConnection:
+    """A table connection that counts the statements sent through it (to know whether
+    ``upgrade_table_db`` touched anything)."""
+
+    def __init__(self, db: TableConnection) -> None:
+        self.db = db
+        self.dialect = db.dialect
+        self.table_id = db.table_id
+        self.ids_may_gap = db.ids_may_gap
+        self.statements = 0
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
+        self.statements += 1
+        return self.db.execute(sql, params)
+
+    def table_names(self) -> list[str]:
+        self.statements += 1
+        return self.db.table_names()
+
+    def column_names(self, table: str) -> list[str]:
+        self.statements += 1
+        return self.db.column_names(table)
+
+    def copy_structure(self, source: str, target: str) -> None:
+        self.statements += 1
+        self.db.copy_structure(source, target)
+
+    def dbapi_connection(self) -> Any:
+        self.statements += 1  # whatever runs through it is not seen here
+        return self.db.dbapi_connection()
+
+    def __getattr__(self, name: str) -> Any:  # a backend's extras (all_columns...)
+        return getattr(self.db, name)
+
+
 def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str | None,
-                  to_version: str, expected: schema_mod.Schema | None = None) -> list[str]:
+                  to_version: str, expected: schema_mod.Schema | None = None,
+                  rows: UpgradeRows | None = None, notes: str | None = None) -> list[str]:
     """Run ``gdef``'s ``upgrade_table_db`` and the framework's own duties on an open
     transaction: new statistics, options and globals get their defaults, copies follow the
     live tables, the table's state must still exist. Returns what changed.
 
+    ``rows``: the table's ``read_upgrade_rows(db, UPGRADE_META_KEYS)`` if the caller has
+    just read them. ``notes``: the players are told (a log line that reloads their pages,
+    and the page's notice with these release notes) in the same transaction.
+
     Raises:
         UpgradeError: anything failed (the caller rolls the transaction back).
     """
-    table: Table = gdef.table_class(ActionContext(db=db, now=utcnow))
+    if rows is None:
+        rows = read_upgrade_rows(db, UPGRADE_META_KEYS)
+    counting = _CountingConnection(db)
+    table: Table = gdef.table_class(ActionContext(db=counting, now=utcnow))
     # A table rolled back after an upgrade has been through that upgrade's steps already:
     # they get the highest release its data has passed, so none runs twice.
-    from_int = version_int(passed_version(table, from_version))
-    migrator = TableMigrator(db)
+    from_int = version_int(passed_version(table, from_version, rows.metas.get(PASSED_KEY), known=True))
+    migrator = TableMigrator(counting)
     table.migrate = migrator
     changes: list[str] = []
     try:
@@ -66,12 +111,15 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
     finally:
         migrator.close()
         table.migrate = None
-    table = gdef.table_class(ActionContext(db=db, now=utcnow))  # fresh caches after DDL
+    if counting.statements or migrator.changed:
+        # The step changed something: fresh caches (after DDL too), its rows read again.
+        table = gdef.table_class(ActionContext(db=db, now=utcnow))
+        rows = read_upgrade_rows(db, UPGRADE_META_KEYS)
     state_id = table.gamestate.state_id()
     if state_id not in gdef.states.by_id:
         raise UpgradeError(f"the table is in state {state_id}, which release {to_version} does not have")
-    changes += _initialise_new_stats(table, gdef)
-    changes += _initialise_new_globals(table, gdef)
+    changes += _initialise_new_stats(table, gdef, rows.stats)
+    changes += _initialise_new_globals(table, gdef, rows.globals)
     before_sync = schema_mod.snapshot(db)  # one read of the schema for both
     synced = sync_copies(db, before_sync)
     changes += synced
@@ -82,24 +130,36 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
                 f"after upgrade_table_db the schema is not release {to_version}'s: "
                 + "; ".join(problems[:8])
             )
-    table.set_meta("release", to_version)
-    mark_passed(table, to_version)
+    metas = {"release": to_version}
+    passed = passed_value(rows.metas.get(PASSED_KEY), to_version)
+    if passed is not None:
+        metas[PASSED_KEY] = passed
+    if notes is not None:
+        metas[NOTICE_KEY] = announce(table, "upgrade", from_version, to_version, notes)
+    write_metas(db, metas)
     return changes
 
 
-def _initialise_new_stats(table: Table, gdef: GameDefinition) -> list[str]:
-    rows = table.db_query("SELECT stats_type, stats_player_id FROM stats").rows
-    present = {(int(r["stats_type"]), r["stats_player_id"] is None) for r in rows}
+#: The ``arena_meta`` values an upgrade reads before it runs.
+UPGRADE_META_KEYS = ("release", PASSED_KEY)
+
+
+def _initialise_new_stats(table: Table, gdef: GameDefinition,
+                          present: frozenset[tuple[int, bool]]) -> list[str]:
+    new_rows: list[tuple[int, int | None, Any]] = []
     changes = []
     for stat in gdef.stats.stats:
         if (stat.id, stat.scope == "table") not in present:
-            table.init_stat(stat.scope, stat.key, False if stat.type == "bool" else 0)
+            value = stat.coerce(False if stat.type == "bool" else 0)
+            targets: list[int | None] = (
+                [None] if stat.scope == "table" else list(table.load_players_basic_infos()))
+            new_rows += [(stat.id, pid, value) for pid in targets]
             changes.append(f"initialised statistic {stat.key}")
+    insert_stats(table.context.db, new_rows)
     return changes
 
 
-def _initialise_new_globals(table: Table, gdef: GameDefinition) -> list[str]:
-    present = {int(r["global_id"]) for r in table.db_query("SELECT global_id FROM global").rows}
+def _initialise_new_globals(table: Table, gdef: GameDefinition, present: frozenset[int]) -> list[str]:
     changes = []
     for opt in gdef.options.options.values():
         if opt.id not in present:
@@ -118,11 +178,16 @@ _SCHEMAS: dict[tuple[str, str, str, str], schema_mod.Schema] = {}
 
 def _expected_schema(site: ReleaseContext, game: str, version: str) -> schema_mod.Schema:
     """A release's schema (releases never change, so it is kept once read). The manifest
-    holds it as SQLite reflects it; a server backend reflects a fresh table of its own."""
+    holds it as SQLite reflects it, and as the site's server does when the release was built
+    there; otherwise a server backend reflects a fresh table of its own."""
     key = (str(site.instance_path), game, version, site.store.dialect)
     if key not in _SCHEMAS:
+        manifest = release_manifest(site, game, version)
+        built_here = (manifest.get("schemas") or {}).get(site.store.dialect)
         if site.store.dialect == "sqlite":
-            _SCHEMAS[key] = schema_mod.from_json(release_manifest(site, game, version)["schema"])
+            _SCHEMAS[key] = schema_mod.from_json(manifest["schema"])
+        elif built_here is not None:  # made on this server when the release was built
+            _SCHEMAS[key] = schema_mod.from_json(built_here)
         else:
             from framework.releases.builds import fresh_schema
 
@@ -190,7 +255,7 @@ def upgrade_table(site: ReleaseContext, table_id: int, dry_run: bool = False,
     ``known`` (game, release, mode, production) saves the platform look-ups of a batch;
     with ``record=False`` the caller writes the new release to the platform afterwards;
     ``releases`` keeps the loaded releases and their schemas across a batch. ``in_move``:
-    a player's move waits for it, so an upgrade that needs a copy of the database (DDL on
+    a player's move waits for it, so an upgrade that needs copies of tables (DDL on
     MariaDB) is not run there but in a thread of its own (status ``deferred``).
     """
     if known is None:
@@ -219,20 +284,16 @@ def upgrade_table(site: ReleaseContext, table_id: int, dry_run: bool = False,
                 releases[(game, target)] = release
         gdef, expected = release
         def body(db: TableConnection) -> list[str]:
-            recorded = db.execute(
-                "SELECT meta_value FROM arena_meta WHERE meta_key = 'release'"
-            ).rows
+            rows = read_upgrade_rows(db, UPGRADE_META_KEYS)
             # The table database is the truth: a crash after its commit and before the
             # platform's leaves it already upgraded.
-            if recorded and recorded[0]["meta_value"] == target:
+            if rows.metas.get("release") == target:
                 return []
-            changes = apply_upgrade(db, gdef, current, target, expected)
-            tell_players(table_of(gdef, db), "upgrade", current, target,
-                         release_notes(site, game, target))
-            return changes
+            return apply_upgrade(db, gdef, current, target, expected, rows,
+                                 notes=release_notes(site, game, target))
 
         # One transaction per table; on MariaDB, whose DDL commits at once, a step with DDL
-        # runs on a copy of the table's database swapped in only when everything succeeded.
+        # runs on copies of the tables it writes, swapped in only when everything succeeded.
         changes = in_upgrade(site.store, table_id, body, copy_allowed=not in_move)
     except CopyNeededError:
         _upgrade_in_background(site, table_id)

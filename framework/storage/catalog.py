@@ -1,4 +1,4 @@
-"""What a table database's catalog says of its tables, read in two statements per database on
+"""What a table database's catalog says of its tables, read in one statement (two on SQLite) on
 every backend: each column's full type (length, precision, sign), nullability, default,
 auto-increment and primary-key position, and each index (its columns, unique or not)."""
 
@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from framework.storage.base import TableConnection
 
@@ -66,13 +67,34 @@ def normalise_mysql_type(column_type: str) -> str:
     return text
 
 
+#: A server's catalog as one statement returns it (``read_catalog_rows``): hashable, so the
+#: parsed ``Catalog`` can be remembered per distinct definition.
+CatalogRows = tuple[tuple[Any, ...], ...]
+
+
 def read_catalog(db: TableConnection) -> Catalog:
     """Every base table of ``db``'s database (copies included)."""
     if db.dialect == "sqlite":
         return _sqlite(db)
+    return parse_catalog_rows(db.dialect, read_catalog_rows(db))
+
+
+def read_catalog_rows(db: TableConnection) -> CatalogRows:
+    """A server's catalog of ``db``'s database in one statement, as rows (kind, table,
+    group, position, name, type, flag, default, extra, pk): ``c`` a column (group empty),
+    ``i`` a column of index ``group`` (flag: unique), ``v`` a view."""
     if db.dialect == "postgresql":
-        return _postgres(db)
-    return _mysql(db)
+        return tuple(tuple(r.values()) for r in db.execute(_PG_CATALOG).rows)
+    overlay = getattr(db, "overlay", None)  # MariaDB in an upgrade with DDL (mysql_overlay)
+    if overlay is not None:
+        return overlay.catalog_rows(db, MYSQL_LAYERED_CATALOG)  # type: ignore[no-any-return]
+    sql = _MYSQL_CATALOG
+    return tuple(tuple(r.values()) for r in db.execute(sql).rows)
+
+
+def parse_catalog_rows(dialect: str, rows: CatalogRows) -> Catalog:
+    """The ``Catalog`` of ``read_catalog_rows``' rows (no statement)."""
+    return _postgres(rows) if dialect == "postgresql" else _mysql(rows)
 
 
 def _sqlite(db: TableConnection) -> Catalog:
@@ -99,73 +121,89 @@ def _sqlite(db: TableConnection) -> Catalog:
     return out
 
 
-def _postgres(db: TableConnection) -> Catalog:
+_PG_CATALOG = (
+    "SELECT 'c' AS kind, c.relname::text AS tbl, '' AS grp, a.attnum::int AS n, a.attname::text AS name, "
+    "format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull AS flag, "
+    "pg_get_expr(d.adbin, d.adrelid) AS dflt, CASE WHEN a.attidentity <> '' THEN 'identity' "
+    "WHEN a.attgenerated <> '' THEN 'generated' ELSE '' END AS extra, "
+    "COALESCE(array_position(p.indkey::int2[], a.attnum), 0)::int AS pk "
+    "FROM pg_class AS c JOIN pg_attribute AS a ON a.attrelid = c.oid "
+    "LEFT JOIN pg_attrdef AS d ON d.adrelid = c.oid AND d.adnum = a.attnum "
+    "LEFT JOIN pg_index AS p ON p.indrelid = c.oid AND p.indisprimary "
+    "WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') "
+    "AND a.attnum > 0 AND NOT a.attisdropped "
+    "UNION ALL "
+    "SELECT 'i', c.relname::text, x.relname::text, k.n::int, a.attname::text, NULL, i.indisunique, "
+    "NULL, NULL, 0 "
+    "FROM pg_index AS i JOIN pg_class AS c ON c.oid = i.indrelid "
+    "JOIN pg_class AS x ON x.oid = i.indexrelid "
+    "JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, n) ON true "
+    "JOIN pg_attribute AS a ON a.attrelid = c.oid AND a.attnum = k.attnum "
+    "WHERE c.relnamespace = current_schema()::regnamespace AND NOT i.indisprimary "
+    "ORDER BY kind, tbl, grp, n"
+)
+
+
+def _postgres(rows: CatalogRows) -> Catalog:
     out: Catalog = {}
-    for c in db.execute(
-        "SELECT c.relname AS tbl, a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type, "
-        "a.attnotnull AS nn, pg_get_expr(d.adbin, d.adrelid) AS dflt, a.attidentity AS ident, "
-        "a.attgenerated AS gen, COALESCE(array_position(p.indkey::int2[], a.attnum), 0) AS pk "
-        "FROM pg_class AS c JOIN pg_attribute AS a ON a.attrelid = c.oid "
-        "LEFT JOIN pg_attrdef AS d ON d.adrelid = c.oid AND d.adnum = a.attnum "
-        "LEFT JOIN pg_index AS p ON p.indrelid = c.oid AND p.indisprimary "
-        "WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') "
-        "AND a.attnum > 0 AND NOT a.attisdropped ORDER BY c.relname, a.attnum"
-    ).rows:
-        default = c["dflt"]
+    indexes: dict[tuple[str, str], tuple[list[str], bool]] = {}
+    for kind, tbl, grp, _, name, type_, flag, default, extra, pk in rows:
+        if kind == "i":
+            indexes.setdefault((tbl, grp), ([], bool(flag)))[0].append(name)
+            continue
         if default is not None:
             default = _PG_CAST.sub("", default.strip())
-        extra = "identity" if c["ident"] else ("generated" if c["gen"] else "")
-        out.setdefault(c["tbl"], CatalogTable([], [])).columns.append(
-            CatalogColumn(c["name"], c["type"], bool(c["nn"]), default, int(c["pk"]), extra))
-    indexes: dict[tuple[str, str], tuple[list[str], bool]] = {}
-    for ix in db.execute(
-        "SELECT c.relname AS tbl, x.relname AS ix, i.indisunique AS uq, a.attname AS col "
-        "FROM pg_index AS i JOIN pg_class AS c ON c.oid = i.indrelid "
-        "JOIN pg_class AS x ON x.oid = i.indexrelid "
-        "JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, n) ON true "
-        "JOIN pg_attribute AS a ON a.attrelid = c.oid AND a.attnum = k.attnum "
-        "WHERE c.relnamespace = current_schema()::regnamespace AND NOT i.indisprimary "
-        "ORDER BY c.relname, x.relname, k.n"
-    ).rows:
-        indexes.setdefault((ix["tbl"], ix["ix"]), ([], bool(ix["uq"])))[0].append(ix["col"])
+        out.setdefault(tbl, CatalogTable([], [])).columns.append(
+            CatalogColumn(name, type_, bool(flag), default, int(pk), extra))
     for (table, _), (cols, unique) in indexes.items():
         if table in out:
             out[table].indexes.append((tuple(cols), unique))
     return out
 
 
-def _mysql(db: TableConnection) -> Catalog:
-    # No join between information_schema tables: MariaDB then opens every table of the
-    # server (a second and more); views are left out by name instead.
+# No join between information_schema tables: MariaDB then opens every table of the server
+# (a second and more); views are left out by name instead.
+def _mysql_catalog(schemas: list[str], schema_column: str = "") -> str:
+    # One database per WHERE: MariaDB reads information_schema of that database alone then
+    # (``TABLE_SCHEMA IN (...)`` opens every database of the server).
+    parts = []
+    for schema in schemas:
+        where = f"TABLE_SCHEMA = {schema}"
+        parts += [
+            f"SELECT {schema_column}'c' AS kind, TABLE_NAME AS tbl, '' AS grp, ORDINAL_POSITION AS n, "
+            "COLUMN_NAME AS name, COLUMN_TYPE AS type, IS_NULLABLE AS flag, COLUMN_DEFAULT AS dflt, "
+            f"EXTRA AS extra FROM information_schema.COLUMNS WHERE {where}",
+            f"SELECT {schema_column}'i', TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME, NULL, "
+            f"NON_UNIQUE, NULL, NULL FROM information_schema.STATISTICS WHERE {where}",
+            f"SELECT {schema_column}'v', TABLE_NAME, '', 0, NULL, NULL, NULL, NULL, NULL "
+            f"FROM information_schema.VIEWS WHERE {where}",
+        ]
+    return " UNION ALL ".join(parts) + " ORDER BY kind, tbl, grp, n"
+
+
+_MYSQL_CATALOG = _mysql_catalog(["DATABASE()"])
+#: The catalog of two databases (parameters: the two names), each row led by its database.
+MYSQL_LAYERED_CATALOG = _mysql_catalog(["%s", "%s"], "TABLE_SCHEMA AS s, ")
+
+
+def _mysql(rows: CatalogRows) -> Catalog:
     out: Catalog = {}
     keys: dict[tuple[str, str], tuple[list[str], bool]] = {}
-    views: set[str] = set()
-    for ix in db.execute(
-        "SELECT TABLE_NAME AS tbl, INDEX_NAME AS ix, NON_UNIQUE AS nu, COLUMN_NAME AS col, SEQ_IN_INDEX AS n "
-        "FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() UNION ALL "
-        "SELECT TABLE_NAME, NULL, NULL, NULL, NULL FROM information_schema.VIEWS "
-        "WHERE TABLE_SCHEMA = DATABASE() ORDER BY tbl, ix, n"
-    ).rows:
-        if ix["ix"] is None:
-            views.add(ix["tbl"])
-            continue
-        keys.setdefault((ix["tbl"], ix["ix"]), ([], not int(ix["nu"])))[0].append(ix["col"])
+    views = {r[1] for r in rows if r[0] == "v"}
+    for kind, tbl, grp, _, name, *_rest in rows:
+        if kind == "i":
+            keys.setdefault((tbl, grp), ([], not int(_rest[1])))[0].append(name)
     primary = {table: cols for (table, name), (cols, _) in keys.items() if name == "PRIMARY"}
-    for c in db.execute(
-        "SELECT TABLE_NAME AS tbl, COLUMN_NAME AS name, COLUMN_TYPE AS type, IS_NULLABLE AS nullable, "
-        "COLUMN_DEFAULT AS dflt, EXTRA AS extra FROM information_schema.COLUMNS "
-        "WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION"
-    ).rows:
-        if c["tbl"] in views:
+    for kind, tbl, _, _, name, type_, nullable, default, extra in rows:
+        if kind != "c" or tbl in views:
             continue
-        default = c["dflt"]
         if default is not None and default.upper() == "NULL":  # MariaDB's "no default"
             default = None
-        pk_cols = primary.get(c["tbl"], [])
-        pk = pk_cols.index(c["name"]) + 1 if c["name"] in pk_cols else 0
-        out.setdefault(c["tbl"], CatalogTable([], [])).columns.append(
-            CatalogColumn(c["name"], normalise_mysql_type(c["type"]), c["nullable"] == "NO", default, pk,
-                          " ".join(str(c["extra"] or "").lower().split())))
+        pk_cols = primary.get(tbl, [])
+        pk = pk_cols.index(name) + 1 if name in pk_cols else 0
+        out.setdefault(tbl, CatalogTable([], [])).columns.append(
+            CatalogColumn(name, normalise_mysql_type(type_), nullable == "NO", default, pk,
+                          " ".join(str(extra or "").lower().split())))
     for (table, name), (cols, unique) in keys.items():
         if name != "PRIMARY" and table in out:
             out[table].indexes.append((tuple(cols), unique))

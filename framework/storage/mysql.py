@@ -3,7 +3,7 @@
 Game SQL runs as written (BGA's own dialect). The writers of one table are serialised by a
 named lock (``GET_LOCK('<site>_t<id>')``), taken before the transaction starts and released
 after it ends; the server releases it too when a connection dies. MariaDB commits DDL
-implicitly, so an upgrade works on a copy of the table's database and swaps it in with one
+implicitly, so an upgrade with DDL works on copies of the tables it writes and swaps them in with one
 atomic ``RENAME TABLE`` (see ``MySQLStore.upgrading``).
 """
 
@@ -22,6 +22,7 @@ from pymysql.constants import CLIENT, FIELD_TYPE
 
 from framework.core.errors import StorageUnavailableError
 from framework.storage.base import DDLNeededError, Result, Target
+from framework.storage.mysql_overlay import Overlay
 from framework.storage.pool import ConnectionPool
 from framework.storage.sql.names import quote_identifier
 
@@ -30,6 +31,9 @@ log = logging.getLogger(__name__)
 # Client-side "connection lost" errors, and the server's own ends of a session.
 LOST_CONNECTION = {2003, 2006, 2013, 2014, 2045, 2055, 1053, 1927}
 RETRYABLE = {1205, 1213}  # lock wait timeout, deadlock: the statement may simply be sent again
+# The framework's tables every upgrade writes (its release and the players' notice): an
+# upgrade with DDL copies them at once rather than reading them through views first.
+UPGRADE_WRITES = ("arena_meta", "gamelog")
 
 
 def _decimal(text: str | bytes) -> int | float:
@@ -83,17 +87,23 @@ class MySQLTableConnection:
         # as MariaDB would commit the transaction before it, and the refusal is remembered.
         self.refuse_ddl = False
         self.ddl_refused = False
+        # In an upgrade with DDL: the work database over the live one (mysql_overlay).
+        self.overlay: Overlay | None = None
         self._cur = raw.cursor()
 
     def execute(self, sql: str, params: Sequence[Any] | None = ()) -> Result:
         """Run one statement (``%s`` parameters; a literal ``%`` is written ``%%``). With
         ``params`` None the text is sent as it is (no ``%`` processing)."""
-        cur = self._run(sql, params)
+        cur = self._run(sql, params) if self.overlay is None else self.overlay.run(self, sql, params)
         if cur.description is None:
             return Result([], cur.rowcount, cur.lastrowid or None)
         names = [d[0] for d in cur.description]
         rows = [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
         return Result(rows, cur.rowcount, None)
+
+    def run_statement(self, sql: str, params: Sequence[Any] | None) -> Any:
+        """One statement as it is (no overlay), its cursor returned (for the overlay)."""
+        return self._run(sql, params)
 
     def _run(self, sql: str, params: Sequence[Any] | None) -> Any:
         if self.refuse_ddl and _is_ddl(sql):
@@ -115,9 +125,15 @@ class MySQLTableConnection:
         return self._cur
 
     def table_names(self) -> list[str]:
+        if self.overlay is not None:
+            return self.overlay.table_names(self)
         return sorted(next(iter(r.values())) for r in self.execute("SHOW TABLES", None).rows)
 
     def column_names(self, table: str) -> list[str]:
+        if self.overlay is not None:
+            source = self.overlay.source_of(table)
+            rows = self._run(f"SHOW COLUMNS FROM {quote(source)}.{quote(table)}", None).fetchall()
+            return [r[0] for r in rows]
         return [r["Field"] for r in self.execute(f"SHOW COLUMNS FROM {quote(table)}", None).rows]
 
     def all_columns(self) -> dict[str, list[str]]:
@@ -131,12 +147,22 @@ class MySQLTableConnection:
         return dict(sorted(out.items()))
 
     def copy_structure(self, source: str, target: str) -> None:
-        self.execute(f"CREATE TABLE {quote(target)} LIKE {quote(source)}", None)
+        overlay = self.overlay
+        if overlay is None:
+            self.execute(f"CREATE TABLE {quote(target)} LIKE {quote(source)}", None)
+            return
+        if target in overlay.untouched():  # it exists: fail as the live database would
+            overlay.copy(self, target)
+        self._run(f"CREATE TABLE {quote(target)} LIKE {quote(overlay.source_of(source))}.{quote(source)}",
+                  None)
+        overlay.real.add(target)
 
     def dbapi_connection(self) -> Any:
         if self.refuse_ddl:  # only Alembic's DDL wants it
             self.ddl_refused = True
             raise DDLNeededError("Alembic's operations in an upgrade run in place")
+        if self.overlay is not None and not self.overlay.full:  # its statements are not seen
+            self.overlay.copy_all(self)
         return self.raw
 
     # ------------------------------------------------------------------ sessions
@@ -277,12 +303,14 @@ class MySQLStore:
         with no schema change costs no copy); the first DDL statement raises
         ``DDLNeededError``, and the block ends with it, everything rolled back.
 
-        MariaDB commits each DDL statement, so the upgrade runs on a copy of the table's
-        database (``<db>_up``) while the table's lock is held; on success one multi-table
-        ``RENAME TABLE`` (atomic) moves the live tables out to ``<db>_old`` and the upgraded
-        ones in; on failure the copy is dropped and the live database was never touched. A
-        crash at any point leaves the live database whole; the leftovers are dropped by the
-        next upgrade of that table.
+        MariaDB commits each DDL statement, so the upgrade runs in a work database
+        (``<db>_up``) while the table's lock is held, holding only what it writes: a table is
+        copied there just before a statement first writes it, and read until then through a
+        read-only view of the live one (``mysql_overlay``). On success one multi-table
+        ``RENAME TABLE`` (atomic) moves the copied live tables out to ``<db>_old`` and the
+        work database's tables in; on failure the work database is dropped and the live one
+        was never written. A crash at any point leaves the live database whole; the leftovers
+        are dropped by the next upgrade of that table.
         """
         if not ddl:
             with self._in_place(table_id) as conn:
@@ -293,12 +321,24 @@ class MySQLStore:
         with self.pool.checkout() as conn:
             conn.lock(live, self.lock_wait_s)
             try:
-                for leftover in (work, old):
-                    conn.execute(f"DROP DATABASE IF EXISTS {quote(leftover)}", None)
+                self._drop_leftovers(conn, work, old)
                 try:
-                    self._clone(conn, live, work)
+                    conn.execute(f"CREATE DATABASE {quote(work)} CHARACTER SET utf8mb4", None)
+                    tables, linked = self._base_tables(conn, live)
+                    overlay = Overlay(live, work, tables)
                     conn.use(work)
                     conn.table_id, conn.database = table_id, work
+                    conn.overlay = overlay
+                    if linked:  # foreign keys: their tables come along together
+                        conn.execute("SET SESSION foreign_key_checks = 0", None)
+                        try:
+                            overlay.copy_all(conn)
+                        finally:
+                            conn.execute("SET SESSION foreign_key_checks = 1", None)
+                    else:  # what every upgrade writes: its release, the players' notice
+                        for name in UPGRADE_WRITES:
+                            if name in tables:
+                                overlay.copy(conn, name)
                     conn.begin(True)
                     try:
                         yield conn
@@ -306,14 +346,36 @@ class MySQLStore:
                         conn.rollback()
                         raise
                     conn.commit()
-                    self._swap(conn, live, work, old)
+                    moves = overlay.moves(conn, old)
+                    conn.overlay = None
+                    if moves:
+                        conn.execute(f"CREATE DATABASE {quote(old)} CHARACTER SET utf8mb4", None)
+                        conn.execute("RENAME TABLE " + ", ".join(moves), None)
                 finally:
+                    conn.overlay = None
                     conn.namespace = None
-                    for leftover in (work, old):
-                        if not conn.broken:
-                            conn.execute(f"DROP DATABASE IF EXISTS {quote(leftover)}", None)
+                    if not conn.broken:
+                        self._drop_leftovers(conn, work, old)
             finally:
                 conn.unlock()
+
+    @staticmethod
+    def _drop_leftovers(conn: MySQLTableConnection, *databases: str) -> None:
+        """Drop those of ``databases`` that exist (one look-up when none does)."""
+        marks = ", ".join("%s" for _ in databases)
+        found = conn.execute(f"SELECT SCHEMA_NAME AS s FROM information_schema.SCHEMATA WHERE SCHEMA_NAME "
+                             f"IN ({marks})", databases).rows
+        for row in found:
+            conn.execute(f"DROP DATABASE IF EXISTS {quote(row['s'])}", None)
+
+    @staticmethod
+    def _base_tables(conn: MySQLTableConnection, database: str) -> tuple[set[str], bool]:
+        """The base tables of ``database``, and whether any has a foreign key."""
+        rows = conn.execute(
+            "SELECT TABLE_NAME AS t, TABLE_TYPE AS k FROM information_schema.TABLES WHERE TABLE_SCHEMA = %s "
+            "UNION ALL SELECT TABLE_NAME, 'FOREIGN KEY' FROM information_schema.REFERENTIAL_CONSTRAINTS "
+            "WHERE CONSTRAINT_SCHEMA = %s", (database, database)).rows
+        return {r["t"] for r in rows if r["k"] == "BASE TABLE"}, any(r["k"] == "FOREIGN KEY" for r in rows)
 
     @contextmanager
     def _in_place(self, table_id: int) -> Iterator[MySQLTableConnection]:
@@ -379,14 +441,6 @@ class MySQLStore:
                              f"SELECT * FROM {quote(source)}.{quote(table)}", None)
         finally:
             conn.execute("SET SESSION foreign_key_checks = 1", None)
-
-    def _swap(self, conn: MySQLTableConnection, live: str, work: str, old: str) -> None:
-        conn.execute(f"CREATE DATABASE {quote(old)} CHARACTER SET utf8mb4", None)
-        moves = [f"{quote(live)}.{quote(t)} TO {quote(old)}.{quote(t)}"
-                 for t in self._tables_of(conn, live)]
-        moves += [f"{quote(work)}.{quote(t)} TO {quote(live)}.{quote(t)}"
-                  for t in self._tables_of(conn, work)]
-        conn.execute("RENAME TABLE " + ", ".join(moves), None)
 
     def drop(self, table_id: int) -> None:
         self._admin(f"DROP DATABASE IF EXISTS {quote(self.database(table_id))}")

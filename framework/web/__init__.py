@@ -26,6 +26,7 @@ from framework.site import Site, default_instance_path
 from framework.web import (
     access,
     auth,
+    chat,
     control,
     gamehelp,
     headers,
@@ -97,7 +98,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     auth.init_app(app)
     access.init_app(app)  # who may do what: after the CSRF check
     limits.init_app(app)
-    for module in (language, auth, lobby, play, studio, gamehelp, players, control, live_reload,
+    for module in (language, auth, lobby, play, chat, studio, gamehelp, players, control, live_reload,
                    preferences):
         app.register_blueprint(module.bp)
     _register_error_handlers(app)

@@ -119,6 +119,12 @@ RULES: dict[str, Need] = {
     "play.game_static": Need.TABLE_VIEWER,
     "play.players": Need.TABLE_VIEWER,
     "live_reload.table_status": Need.TABLE_VIEWER,
+    # the table's features (chat, last trick, end-of-game statistics): the views check seats
+    "chat.lines": Need.TABLE_VIEWER,
+    "chat.write": Need.TABLE_VIEWER,
+    "chat.hide": Need.STUDIO_TABLE,
+    "play.last_trick": Need.TABLE_VIEWER,
+    "play.end_statistics": Need.TABLE_VIEWER,
 }
 
 

@@ -32,6 +32,12 @@ def bot_kinds(gdef: GameDefinition) -> list[str]:
     return [str(k) for k in list(kinds)[:MAX_BOTS_KINDS]]
 
 
+def bot_labels(gdef: GameDefinition, translate: Any) -> dict[str, str]:
+    """What to call each bot kind: the game's ``BOT_LABELS`` translated, else the kind."""
+    labels = getattr(gdef.table_class, "BOT_LABELS", None) or {}
+    return {kind: translate(labels[kind]) if kind in labels else kind for kind in bot_kinds(gdef)}
+
+
 def game_entry(name: str) -> dict[str, Any]:
     s = site()
     tr = g.translate
@@ -54,6 +60,7 @@ def game_entry(name: str) -> dict[str, Any]:
         })
     return {"name": name, "title": trg(gdef.info.display_name), "min": gdef.info.min_players,
             "max": gdef.info.max_players, "options": options, "error": None, "bots": bot_kinds(gdef),
+            "bot_labels": bot_labels(gdef, trg),
             "description": trg(gdef.info.description) if gdef.info.description else "",
             "duration": gdef.info.estimated_duration_min, "tr": tr}
 

@@ -28,14 +28,16 @@ from markupsafe import Markup
 from sqlalchemy import select
 
 from framework.core.errors import ConfigError, NotYourTurnError, UserError
+from framework.engine.final_stats import final_statistics
 from framework.engine.runtime import ActionResult, TableInfo
 from framework.game.registry import GameDefinition
+from framework.game.table import Table
 from framework.platform.models import Player, TableSeat, db
 from framework.web.auth import csrf_token, current_account
 from framework.web.current import site
 from framework.web.language import current_language, js_catalog, js_msgids, translator_for
 from framework.web.live_reload import broken_game_page, live_config
-from framework.web.lobby import bot_kinds
+from framework.web.lobby import bot_kinds, bot_labels
 from framework.web.preferences import stored_preferences
 
 log = logging.getLogger(__name__)
@@ -46,7 +48,9 @@ STATIC_DIR = Path(__file__).resolve().parent / "static"
 # The framework's client, in load order (docs/client.md); start.js runs after the game's.
 FRAMEWORK_SCRIPTS = ("arena.js", "notifications.js", "templates.js", "animations.js", "counters.js",
                      "statusbar.js", "dialogs.js", "panels.js", "stock.js", "legacystock.js", "studio.js",
-                     "bga.js")
+                     "bga.js",
+                     # the table's features (chat, turn alert, last trick, concede, end panel)
+                     "chat.js", "alerts.js", "lasttrick.js", "concede.js", "endpanel.js")
 FRAMEWORK_JS = tuple(STATIC_DIR / name for name in FRAMEWORK_SCRIPTS)
 MAX_ARGS_BYTES = 64 * 1024
 
@@ -154,11 +158,13 @@ def table_page(table_id: int) -> Any:
     config = {
         "table_id": table_id, "player_id": pid, "game": gdef.name, "mode": info.mode, "lang": lang,
         "csrf": csrf_token(), "i18n": catalog, "bot_kinds": bot_kinds(gdef) if info.mode == "studio" else [],
+        "bot_labels": bot_labels(gdef, trg) if info.mode == "studio" else {},
         "urls": {"base": f"/table/{table_id}", "static": f"/table/{table_id}/static/"},
         "as": pid if info.mode == "studio" else None,
         "states": [{"id": st.id, "name": st.name} for st in gdef.states],
         "notices": notices.to_json(),
         "live": live_config(info),  # live reload in the local studio (static/live_reload.js)
+        "features": table_features(gdef),
         "preferences": stored_preferences(pid, gdef),  # the game's declared ones (preferences.py)
     }
     return render_template(
@@ -183,6 +189,9 @@ def data(table_id: int) -> Any:
     pid = viewer(info)
     translate = translator_for(current_language(), catalog_of(gdef))
     out = site().runtime.get_data(table_id, pid, translate)
+    if pid is not None and (out["players"].get(str(pid)) or {}).get("zombie"):
+        # a player who left (conceded) watches the rest of the game as a spectator
+        out = site().runtime.get_data(table_id, None, translate)
     out["notices"] = site().runtime.notices(table_id).to_json()
     out["mode"] = info.mode
     out["lang"] = current_language()
@@ -354,7 +363,7 @@ def event_stream(table_id: int, player_id: int | None, after: int, lang: str, ga
 def events(table_id: int) -> Any:
     info = table_info(table_id)
     gdef = game_of(info)
-    pid = viewer(info)
+    pid = still_playing(table_id, viewer(info))
     after = _after()
     cfg = current_app.config
     body = event_stream(table_id, pid, after, current_language(), catalog_of(gdef),
@@ -373,3 +382,43 @@ def players(table_id: int) -> Any:
 def ensure_studio(info: TableInfo) -> None:
     if info.mode != "studio":
         abort(404)
+
+
+# ---------------------------------------------------------------------- the table's features
+def table_features(gdef: GameDefinition) -> dict[str, bool]:
+    """What the page offers that depends on the game: the last trick when it has the hook
+    (``static/lasttrick.js`` reads it)."""
+    return {"last_trick": gdef.table_class.get_last_trick is not Table.get_last_trick}
+
+
+@bp.get("/table/<int:table_id>/lasttrick")
+def last_trick(table_id: int) -> Any:
+    """The game's ``get_last_trick`` for this viewer: ``{"last_trick": ... or null}``."""
+    info = table_info(table_id)
+    pid = viewer(info)
+    with site().runtime.read(table_id, pid) as table:
+        if pid is not None and pid not in table.load_players_basic_infos():
+            pid = None
+        trick = table.get_last_trick(pid)
+    return jsonify({"last_trick": trick})
+
+
+@bp.get("/table/<int:table_id>/stats")
+def end_statistics(table_id: int) -> Any:
+    """The end-of-game panel: ranking and statistics, names translated (409 during play)."""
+    info = table_info(table_id)
+    gdef = game_of(info)
+    translate = translator_for(current_language(), catalog_of(gdef))
+    g.translate = translate
+    with site().runtime.read(table_id) as table:
+        return jsonify(final_statistics(table, translate))
+
+
+def still_playing(table_id: int, pid: int | None) -> int | None:
+    """``pid``, unless they left the game (a zombie plays their seat): they watch the rest of it
+    as a spectator, their seat's private notifications included no more."""
+    if pid is None:
+        return None
+    with site().runtime.read(table_id) as table:
+        row = table.load_players_basic_infos().get(pid)
+    return None if row is not None and row["player_zombie"] else pid

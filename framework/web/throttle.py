@@ -1,10 +1,12 @@
-"""Slowing down password guessing and mass registration, with Flask-Limiter's storage.
+"""Slowing down password guessing, mass registration and chat floods, with Flask-Limiter's
+storage.
 
 Failed sign-ins are counted per account name and per address (``ARENA_LOGIN_LIMIT_ACCOUNT``,
-``ARENA_LOGIN_LIMIT_ADDRESS``); registrations per address (``ARENA_REGISTER_LIMIT``). Limits
-are Flask-Limiter strings ("10 per 15 minutes"). The counts live in ``ARENA_THROTTLE_STORAGE``:
-``memory://`` by default (one process: the studio; each worker its own in production), or the
-site's bus when it is Redis (``ARENA_BUS_URL``), so that every worker and machine shares them.
+``ARENA_LOGIN_LIMIT_ADDRESS``); registrations per address (``ARENA_REGISTER_LIMIT``); chat
+lines per writer (``ARENA_CHAT_LIMIT``). Limits are Flask-Limiter strings ("10 per 15
+minutes"). The counts live in ``ARENA_THROTTLE_STORAGE``: ``memory://`` by default (one
+process: the studio; each worker its own in production), or the site's bus when it is Redis
+(``ARENA_BUS_URL``), so that every worker and machine shares them.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ log = logging.getLogger(__name__)
 DEFAULT_ACCOUNT_LIMIT = "10 per 15 minutes"
 DEFAULT_ADDRESS_LIMIT = "50 per 15 minutes"
 DEFAULT_REGISTER_LIMIT = "20 per hour"
+DEFAULT_CHAT_LIMIT = "8 per 10 seconds"
 TOO_MANY = clienttranslate("Too many attempts: wait a few minutes and try again")
 
 
@@ -47,6 +50,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("ARENA_LOGIN_LIMIT_ACCOUNT", DEFAULT_ACCOUNT_LIMIT)
     app.config.setdefault("ARENA_LOGIN_LIMIT_ADDRESS", DEFAULT_ADDRESS_LIMIT)
     app.config.setdefault("ARENA_REGISTER_LIMIT", DEFAULT_REGISTER_LIMIT)
+    app.config.setdefault("ARENA_CHAT_LIMIT", DEFAULT_CHAT_LIMIT)
     # One limiter per app (tests make many apps in one process; memory:// must not be shared),
     # set up on an app of its own: on the site's app Flask-Limiter would add its before- and
     # after-request hooks, a few hundred Python calls on every request (every move) for limits
@@ -101,3 +105,8 @@ def may_register() -> bool:
 def registered() -> None:
     """Count a registration attempt of this address (whatever its outcome)."""
     _check("ARENA_REGISTER_LIMIT", _address(), hit=True)
+
+
+def may_chat(author_id: int) -> bool:
+    """Count a chat line of ``author_id``: False once they have written too many lately."""
+    return _check("ARENA_CHAT_LIMIT", str(author_id), hit=True)

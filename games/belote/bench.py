@@ -1,5 +1,6 @@
-"""Belote's benchmarks: the pure engine (complete hands of random legal cards per second)
-and the play policy of ``arena bench server --game belote`` (``bench_policy``)."""
+"""Belote's benchmarks: the pure engine (complete hands of random legal cards per second),
+the expert bot's time per decision (``bench_bots``) and the play policy of
+``arena bench server --game belote`` (``bench_policy``)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import random
 import time
 from typing import Any, Protocol
 
-from .rules import Contract, PlayState, Rules, trump_from_code
+from .bots import Bot, HeuristicBot, SearchBot, SeatView
+from .bots.matches import play_hand
+from .rules import Bid, Card, Contract, PlayState, Rules, trump_from_code
 
 _CONTRACTS = tuple(Contract(trump_from_code(code), taker) for code in range(6)
                    for taker in range(4))
@@ -46,6 +49,48 @@ def bench_pure(hands: int, seed: int) -> dict[str, float | int]:
     elapsed = time.perf_counter() - start
     return {"pure_hands_per_s": hands / elapsed if elapsed > 0 else float("inf"),
             "hands": hands}
+
+
+class _Timed:
+    """Wraps a bot and records how long each of its decisions takes."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.cards: list[float] = []
+        self.bids: list[float] = []
+
+    def choose_bid(self, view: SeatView) -> Bid:
+        start = time.perf_counter()
+        bid = self.bot.choose_bid(view)
+        self.bids.append(time.perf_counter() - start)
+        return bid
+
+    def choose_card(self, view: SeatView) -> Card:
+        start = time.perf_counter()
+        card = self.bot.choose_card(view)
+        self.cards.append(time.perf_counter() - start)
+        return card
+
+
+def bench_bots(deals: int, rules: Rules, seed: int = 1) -> dict[str, Any]:
+    """Play ``deals`` hands, the expert on seats 0 and 2 against the beginner, and time the
+    expert's decisions: ``card_ms`` / ``bid_ms`` mean and max (forced moves included)."""
+    rng = random.Random(seed)
+    timed = [_Timed(SearchBot(random.Random(f"{seed}:{seat}"))) for seat in (0, 2)]
+    bots: list[Bot] = [timed[0], HeuristicBot(random.Random(1)), timed[1],
+                       HeuristicBot(random.Random(3))]
+    for number in range(deals):
+        play_hand(rules, bots, rng, number % 4)
+    cards = [value for bot in timed for value in bot.cards]
+    bids = [value for bot in timed for value in bot.bids]
+
+    def stats(values: list[float], name: str) -> dict[str, float | int]:
+        if not values:
+            return {f"{name}_ms_mean": 0.0, f"{name}_ms_max": 0.0, f"{name}s": 0}
+        return {f"{name}_ms_mean": round(1000 * sum(values) / len(values), 2),
+                f"{name}_ms_max": round(1000 * max(values), 2), f"{name}s": len(values)}
+
+    return {"variant": rules.variant, "deals": deals, **stats(cards, "card"), **stats(bids, "bid")}
 
 
 class TableView(Protocol):

@@ -1,7 +1,8 @@
-"""``arena belote ...``: replay a hand record, export a table's records, benchmarks.
+"""``arena belote ...``: replay a hand record, export a table's records, benchmarks, and
+duplicate matches between bot levels.
 
-The commands are thin click wrappers over `load_record`, `format_report`, `bench_framework`
-and `bench`, which tests call directly.
+The commands are thin click wrappers over `load_record`, `format_report`, `bench_framework`,
+`bench`, `bots.duplicate.duplicate` and `format_duplicate`, which tests call directly.
 """
 
 from __future__ import annotations
@@ -17,9 +18,13 @@ from typing import Any
 import click
 
 from . import material
-from .bench import bench_pure
+from .bench import bench_bots, bench_pure
+from .bots import BOT_ALIASES, BOT_LEVELS, SearchBudget
+from .bots.duplicate import duplicate
 from .records import RecordError, replay
-from .rules import trump_from_str
+from .rules import Rules, trump_from_str
+
+_BOT_NAMES = click.Choice(list(BOT_LEVELS) + sorted(BOT_ALIASES))
 
 
 def load_record(path: Path, line: int | None = None) -> dict[str, Any]:
@@ -121,9 +126,28 @@ def bench(pure_hands: int = 20000, games: int = 3, seed: int = 1) -> dict[str, f
             "framework_hands_per_s": framework["framework_hands_per_s"]}
 
 
+def format_duplicate(result: dict[str, Any]) -> list[str]:
+    """Lines of a duplicate report (see `bots.duplicate.duplicate`)."""
+    low, high = result["ci95"]
+    contracts = result["contracts"]
+    lines = [
+        f"{result['a']} vs {result['b']}, {result['variant']}, {result['deals']} deals played "
+        f"twice with the seats swapped (seed {result['seed']})",
+        f"mean difference: {result['mean_difference']:+.2f} points a hand for {result['a']} "
+        f"(95 % interval {low:+.2f} to {high:+.2f}, sd {result['sd']})",
+        f"contracts: {result['a']} took {contracts['a']} (made {contracts['made_a']}), "
+        f"{result['b']} took {contracts['b']} (made {contracts['made_b']}), "
+        f"{contracts['cancelled']} hands all passed",
+    ]
+    if result["games"]:
+        lines.append(f"games to {result['target']}: {result['a']} won {result['a_wins']} of "
+                     f"{result['games']} ({100 * result['a_win_rate']:.1f} %)")
+    return lines
+
+
 @click.group()
 def cli() -> None:
-    """Belote: replay hand records, export a table's records, benchmarks."""
+    """Belote: replay hand records, export a table's records, benchmarks, bot matches."""
 
 
 @cli.command("replay")
@@ -174,3 +198,44 @@ def record_cmd(ctx: click.Context, table_id: int, hand_no: int | None) -> None:
 def bench_cmd(pure_hands: int, games: int, seed: int) -> None:
     """Print {"pure_hands_per_s": ..., "framework_hands_per_s": ...} as JSON."""
     click.echo(json.dumps(bench(pure_hands, games, seed)))
+
+
+@cli.command("duplicate")
+@click.option("--a", "a", type=_BOT_NAMES, default="expert", show_default=True, help="First bot level.")
+@click.option("--b", "b", type=_BOT_NAMES, default="beginner", show_default=True, help="Second bot level.")
+@click.option("--deals", default=100, show_default=True, type=click.IntRange(min=0),
+              help="Deals, each played twice with the seats swapped.")
+@click.option("--variant", type=click.Choice(["classic", "contree"]), default="classic",
+              show_default=True)
+@click.option("--seed", default=1, show_default=True)
+@click.option("--games", default=0, show_default=True, type=click.IntRange(min=0),
+              help="Also play this many games to the target score (sides alternate).")
+@click.option("--target", default=1000, show_default=True, type=click.IntRange(min=1),
+              help="Score that ends a game.")
+@click.option("--samples", default=None, type=click.IntRange(min=1),
+              help="Sampled deals per expert decision (default: the expert's budget).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def duplicate_cmd(a: str, b: str, deals: int, variant: str, seed: int, games: int, target: int,
+                  samples: int | None, as_json: bool) -> None:
+    """Duplicate match between two bot levels: mean score difference per hand with a 95 %
+    interval, and the win rate in games to the target."""
+    budget = None
+    if samples is not None:
+        budget = SearchBudget(card_samples=samples, bid_samples=max(samples, SearchBudget().bid_samples))
+    rules = Rules(variant=variant, target=target)  # type: ignore[arg-type]
+    result = duplicate(a, b, deals, rules, seed=seed, games=games, budget=budget)
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    for text in format_duplicate(result):
+        click.echo(text)
+
+
+@cli.command("bench-bots")
+@click.option("--deals", default=20, show_default=True, type=click.IntRange(min=1))
+@click.option("--variant", type=click.Choice(["classic", "contree"]), default="classic",
+              show_default=True)
+@click.option("--seed", default=1, show_default=True)
+def bench_bots_cmd(deals: int, variant: str, seed: int) -> None:
+    """Time the expert bot's decisions (ms a card and a bid, mean and max) as JSON."""
+    click.echo(json.dumps(bench_bots(deals, Rules(variant=variant), seed)))  # type: ignore[arg-type]

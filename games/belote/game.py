@@ -22,9 +22,9 @@ from framework.game.table import ActionContext, Table
 from framework.i18n import clienttranslate
 
 from . import material
-from .bots import Bot, HeuristicBot, RandomBot, bid_view, play_view
+from .bots import BOT_LEVELS, Bot, bid_view, make_bot, play_view
 from .options import LEGACY_VALUES, GameLength, game_length, rules_from_options
-from .records import record_from_state
+from .records import parse_record, record_from_state
 from .rules import (
     ALL_TRUMPS,
     CARDS,
@@ -41,6 +41,7 @@ from .rules import (
     Rank,
     Rules,
     Suit,
+    Trick,
     TrumpMode,
     compare_announcements,
     deal_classic_first,
@@ -138,8 +139,12 @@ def _contree_bid_refusal(bidding: ContreeBidding, bid: Bid, rules: Rules) -> Use
 class Belote(Table):
     """A table of Belote (classic or contrée) for four players in two teams."""
 
-    #: The bots a studio seat can be given (the lobby offers them); "default" plays heuristic.
-    BOT_KINDS = ("heuristic", "random")
+    #: The bot levels a seat can be given (the studio and the lobby offer them), strongest
+    #: first; older kinds on tables in progress still play ("heuristic" is the beginner).
+    BOT_KINDS = BOT_LEVELS
+    #: What the studio and the lobby call each level (translated with the game's catalogue).
+    BOT_LABELS = {"expert": clienttranslate("Expert"), "beginner": clienttranslate("Beginner"),
+                  "random": clienttranslate("Random moves")}
     GLOBALS = {
         "dealer": 10,           # seat of the dealer of the current hand
         "hand_no": 11,          # hands dealt so far, cancelled ones included
@@ -408,9 +413,39 @@ class Belote(Table):
         return min(99, done * 100 // length.amount)
 
     def simulation_summary(self) -> dict[str, int]:
-        """Summed by ``arena simulate belote``."""
-        return {"hands": self._global("hands_played"),
-                "cancelled_hands": self._global("hands_cancelled")}
+        """Summed by ``arena simulate belote``: hands, and the contracts with how many were
+        at 160 or more (the contrée maximum short of capot) and how many of those failed."""
+        summary = {"hands": self._global("hands_played"),
+                   "cancelled_hands": self._global("hands_cancelled"),
+                   "contracts": 0, "contracts_failed": 0, "contracts_coinched": 0,
+                   "contracts_160": 0, "contracts_160_failed": 0}
+        for row in self.get_object_list_from_db("SELECT hand_contract, hand_outcome FROM hand_score"):
+            contract = json.loads(row["hand_contract"])
+            failed = row["hand_outcome"] == "failed"
+            summary["contracts"] += 1
+            summary["contracts_failed"] += failed
+            summary["contracts_coinched"] += bool(contract.get("coinche"))
+            if (contract.get("value") or 0) >= 160:
+                summary["contracts_160"] += 1
+                summary["contracts_160_failed"] += failed
+        return summary
+
+    @classmethod
+    def simulation_ratios(cls, totals: Mapping[str, int]) -> dict[str, float]:
+        """Shares from summed `simulation_summary` values: contracts at 160 or more among
+        all contracts, their failure rate, and the failure rate of all contracts.
+
+        >>> Belote.simulation_ratios({"contracts": 10, "contracts_failed": 3,
+        ...                           "contracts_160": 2, "contracts_160_failed": 1})
+        {'share_160': 0.2, 'failure_rate_160': 0.5, 'failure_rate': 0.3}
+        """
+        contracts = totals.get("contracts", 0)
+        at_160 = totals.get("contracts_160", 0)
+        return {"share_160": round(at_160 / contracts, 4) if contracts else 0.0,
+                "failure_rate_160": round(totals.get("contracts_160_failed", 0) / at_160, 4)
+                if at_160 else 0.0,
+                "failure_rate": round(totals.get("contracts_failed", 0) / contracts, 4)
+                if contracts else 0.0}
 
     # ------------------------------------------------------------------ deal
     def st_new_hand(self) -> None:
@@ -858,15 +893,14 @@ class Belote(Table):
 
     # ------------------------------------------------------------------ bots and zombies
     def bot_turn(self, state: State, active_player: int) -> None:
-        """A bot seat's turn: ``random`` plays uniformly random legal moves, any other kind
-        the heuristic bot."""
-        kind = self.get_bot_kind(active_player)
-        bot: Bot = RandomBot(self.random) if kind == "random" else HeuristicBot(self.random)
-        self._automatic_turn(state, active_player, bot)
+        """A bot seat's turn at its level (``bots.make_bot``: "expert", the default,
+        "beginner" or "random"), drawing from this move's random source so tables replay."""
+        self._automatic_turn(state, active_player,
+                             make_bot(self.get_bot_kind(active_player), self.random))
 
     def zombie_turn(self, state: State, active_player: int) -> None:
-        """A player who left is played by the heuristic bot, so their partner is not let down."""
-        self._automatic_turn(state, active_player, HeuristicBot(self.random))
+        """A player who left is played by the expert bot, so their partner is not let down."""
+        self._automatic_turn(state, active_player, make_bot("expert", self.random))
 
     def _automatic_turn(self, state: State, player_id: int, bot: Bot) -> None:
         seat = self.seat_of(player_id)
@@ -876,8 +910,37 @@ class Belote(Table):
             self._bid(seat, bid.code)
         elif state.name == "playerTurn":
             play = self.play_state(bidding)
-            card = bot.choose_card(play_view(play, self.dealer, bidding.history))
+            card = bot.choose_card(play_view(play, self.dealer, bidding.history, self.turned))
             self._play(seat, str(card))
         else:
             raise GameSystemError(f"no automatic turn in state {state.name!r}")
 
+    # ------------------------------------------------------------------ last trick (the framework's hook)
+    def get_last_trick(self, player_id: int | None) -> dict[str, Any] | None:
+        """The last trick taken, shown on demand: this hand's, else (while the next hand is
+        dealt and bid) the last trick of the last hand played; None before the first trick.
+        Every card in it was played face up, so every viewer gets the same answer."""
+        found: tuple[Trick, int] | None = None
+        if self.hand_no and self.gamestate.state().name not in ("newHand", "nextBidder"):
+            bidding = self.bidding()
+            if bidding.contract is not None:
+                tricks = self.play_state(bidding).tricks
+                if tricks:
+                    found = (tricks[-1], len(tricks))
+        if found is None:
+            record = self.hand_record()
+            if record is None:
+                return None
+            parsed = parse_record(record)
+            if parsed.contract is None:
+                return None
+            tricks = PlayState.from_plays(parsed.hands, parsed.contract, (parsed.dealer + 1) % 4,
+                                          parsed.rules, parsed.plays).tricks
+            if not tricks:
+                return None
+            found = (tricks[-1], len(tricks))
+        trick, number = found
+        order = self.player_order()
+        return {"winner": order[trick.winner], "points": trick.points, "trick_no": number,
+                "cards": [{"player_id": order[(trick.leader + i) % 4], "card": str(card)}
+                          for i, card in enumerate(trick.cards)]}

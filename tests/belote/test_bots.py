@@ -3,22 +3,28 @@
 from __future__ import annotations
 
 import doctest
+import importlib
 import random
+from collections.abc import Callable
 
 import pytest
 
-from games.belote import bots
 from games.belote.bots import (
+    Bot,
     HeuristicBot,
     RandomBot,
+    SearchBot,
+    SearchBudget,
     SeatView,
     bid_view,
     play_hand,
     play_match,
     play_view,
 )
+from games.belote.bots.heuristic import coinche_gain
 from games.belote.rules import (
     Bid,
+    BidKind,
     Card,
     ClassicBidding,
     Contract,
@@ -182,8 +188,9 @@ def test_target_ends_the_match() -> None:
     assert short.hands_played < long.hands_played
 
 
-def test_bots_doctests_pass() -> None:
-    assert doctest.testmod(bots).failed == 0
+@pytest.mark.parametrize("module", ["heuristic", "levels", "solver", "strength", "tables"])
+def test_bots_doctests_pass(module: str) -> None:
+    assert doctest.testmod(importlib.import_module(f"games.belote.bots.{module}")).failed == 0
 
 
 def test_heuristic_team_beats_random_team_in_classic() -> None:
@@ -192,3 +199,136 @@ def test_heuristic_team_beats_random_team_in_classic() -> None:
 
 def test_heuristic_team_beats_random_team_in_contree() -> None:
     assert win_rate(Rules(variant="contree"), 60) >= 0.9
+
+
+# ---------------------------------------------------------------------------- contrée bidding
+
+
+def contree_auctions(make: Callable[[int], Bot], deals: int, seed: int) -> list[
+        tuple[list[tuple[int, Bid]], Contract | None, str | None]]:
+    """Bidding histories, contracts and outcomes of ``deals`` seeded contrée hands."""
+    rules = Rules(variant="contree")
+    rng = random.Random(seed)
+    out = []
+    for number in range(deals):
+        bots = [make(seat + 10 * number) for seat in range(4)]
+        recorder = [Recorder(bot) for bot in bots]
+        contract, state = play_hand(rules, recorder, rng, number % 4)  # type: ignore[arg-type]
+        history = max((bot.last_bids for bot in recorder), key=len)
+        out.append((history, contract, None if state is None else state.score().outcome))
+    return out
+
+
+class Recorder:
+    """Passes a bot's choices through and keeps the longest bidding history it saw."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.last_bids: list[tuple[int, Bid]] = []
+
+    def choose_bid(self, view: SeatView) -> Bid:
+        bid = self.bot.choose_bid(view)
+        self.last_bids = list(view.bids) + [(view.seat, bid)]
+        return bid
+
+    def choose_card(self, view: SeatView) -> Card:
+        return self.bot.choose_card(view)
+
+
+def partner_raises(history: list[tuple[int, Bid]]) -> int:
+    """The most times one team outbid its own partner's bid in an auction."""
+    raises = [0, 0]
+    previous: int | None = None
+    for seat, bid in history:
+        if bid.kind is not BidKind.VALUE:
+            continue
+        if previous is not None and previous == (seat + 2) % 4:
+            raises[seat % 2] += 1
+        previous = seat
+    return max(raises)
+
+
+def test_beginner_does_not_ratchet_and_coinches() -> None:
+    auctions = contree_auctions(lambda seed: HeuristicBot(random.Random(seed)), 150, seed=1)
+    contracts = [contract for _, contract, _ in auctions if contract is not None]
+    at_160 = [contract for contract in contracts if (contract.value or 0) >= 160]
+    assert len(contracts) >= 100
+    assert len(at_160) <= 0.05 * len(contracts)
+    assert all(partner_raises(history) <= 1 for history, _, _ in auctions)
+    assert any(contract.coinche for contract in contracts)
+    failed = sum(1 for _, contract, outcome in auctions if contract and outcome == "failed")
+    assert failed <= 0.35 * len(contracts)
+
+
+def test_expert_does_not_ratchet() -> None:
+    budget = SearchBudget(card_samples=3, bid_samples=16)
+    auctions = contree_auctions(lambda seed: SearchBot(random.Random(seed), budget), 10, seed=2)
+    contracts = [contract for _, contract, _ in auctions if contract is not None]
+    assert contracts
+    assert all(partner_raises(history) <= 2 for history, _, _ in auctions)
+    assert sum(1 for contract in contracts if (contract.value or 0) >= 160) <= 2
+
+
+def coinche_view(hand: str, bids: str, dealer: int = 0) -> SeatView:
+    bidding = ContreeBidding(dealer, Rules(variant="contree"))
+    for code in bids.split():
+        bidding.apply(code)
+    return bid_view(bidding, parse_cards(hand.split()))
+
+
+@pytest.mark.parametrize("make", [lambda: HeuristicBot(random.Random(0)),
+                                  lambda: SearchBot(random.Random(0), SearchBudget(bid_samples=32))])
+def test_bots_coinche_a_contract_they_hold_the_trumps_of(make: Callable[[], Bot]) -> None:
+    # seat 1 bids 140 hearts; seat 2 holds the four top hearts and two aces
+    view = coinche_view("JH 9H AH TH AS AC 7D 8D", "140:H")
+    assert view.seat == 2 and any(bid.code == "coinche" for bid in view.legal_bids)
+    assert make().choose_bid(view).code == "coinche"
+
+
+@pytest.mark.parametrize("make", [lambda: HeuristicBot(random.Random(0)),
+                                  lambda: SearchBot(random.Random(0), SearchBudget(bid_samples=32))])
+def test_bots_do_not_coinche_without_defence(make: Callable[[], Bot]) -> None:
+    view = coinche_view("7S 8S 7D 8D 9D 7C 8C 9C", "80:H")
+    assert make().choose_bid(view).code != "coinche"
+
+
+def test_coinche_gain_grows_with_defence_and_bid() -> None:
+    rules = Rules(variant="contree")
+    contract = Contract(Suit.HEARTS, 1, 120)
+    assert coinche_gain(rules, contract, 2, 1.0) < 0 < coinche_gain(rules, contract, 2, 7.0)
+    assert coinche_gain(rules, Contract(Suit.HEARTS, 1, 80), 2, 4.0) < coinche_gain(rules, contract, 2, 4.0)
+
+
+# ---------------------------------------------------------------------------- hidden cards
+
+
+def test_expert_decides_from_its_view_only() -> None:
+    """Two deals that look the same to seat 0 (its hand and the public play) but differ in
+    the other hands: the expert, with the same random source, makes the same decision."""
+    mine = "JS 9S AH TH 7D 8D KC QC"
+    others_one = ["7S 8S TS AS 7H 8H 9H JH", "QS KS QH KH AD TD 9D JD", "QD KD 7C 8C 9C TC AC JC"]
+    others_two = ["QS KS QH KH AD TD 9D JD", "7S 8S TS AS 7H 8H 9H JH", "QD KD 7C 8C 9C TC AC JC"]
+    choices = []
+    for others in (others_one, others_two):
+        hands = [parse_cards(mine.split())] + [parse_cards(hand.split()) for hand in others]
+        state = PlayState(hands, Contract(Suit.SPADES, 0), 0)
+        view = play_view(state, dealer=3)
+        assert view.hand == tuple(sorted(parse_cards(mine.split())))
+        assert view.known == ()
+        choices.append(SearchBot(random.Random(9), SearchBudget(card_samples=6)).choose_card(view))
+    assert choices[0] == choices[1]
+
+
+def test_known_cards_are_only_public_ones() -> None:
+    # seat 1 holds the trump king and queen: after it plays the king ("Belote"), everybody
+    # knows it holds the queen; the turned-up card is known in the taker's hand
+    hands = ["7S 8S 9S TS 7H 8H 9H TH", "KS QS JS AS 7D 8D 9D TD",
+             "JH QH KH AH JD QD KD AD", "7C 8C 9C TC JC QC KC AC"]
+    state = PlayState([parse_cards(hand.split()) for hand in hands], Contract(Suit.SPADES, 1), 1)
+    turned = Card.from_str("AS")
+    before = play_view(state, dealer=0, turned=turned)
+    assert before.seat == 1 and before.known == ()  # its own cards are not "known" facts
+    state.play("KS")
+    after = play_view(state, dealer=0, turned=turned)
+    assert after.seat == 2
+    assert set(after.known) == {(1, Card.from_str("QS")), (1, Card.from_str("AS"))}

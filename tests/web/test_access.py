@@ -50,6 +50,11 @@ EXPECTED: dict[str, frozenset[str]] = {
     **{f"play.{e}@production": EVERYONE for e in ("table_page", "data", "events", "game_log", "game_static",
                                                   "players")},
     "live_reload.table_status@studio": GAME_TEAM, "live_reload.table_status@production": EVERYONE,
+    **{f"{e}@studio": GAME_TEAM for e in ("chat.lines", "chat.write", "chat.hide", "play.last_trick",
+                                          "play.end_statistics")},
+    **{f"{e}@production": EVERYONE for e in ("chat.lines", "chat.write", "play.last_trick",
+                                             "play.end_statistics")},
+    "chat.hide@production": GAME_TEAM,
 }
 
 
@@ -97,7 +102,7 @@ def _cases(world: World) -> list[tuple[str, str, str, dict[str, str]]]:
                 for name, value in {**values, "game": "labgame", "bug_id": str(world.bug_id),
                                     "open_id": str(world.open_id), "slot": "1", "action": "nosuchaction",
                                     "filename": "arena.js" if rule.endpoint == "static" else "labgame.js",
-                                    "player_id": str(world.player_id)}.items():
+                                    "player_id": str(world.player_id), "line_id": "1"}.items():
                     path = re.sub(rf"<(?:[a-z]+:)?{name}>", value, path)
                 assert "<" not in path, f"the walk cannot fill {rule.rule}: teach it the new argument"
                 form = {}

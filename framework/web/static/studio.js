@@ -31,7 +31,7 @@
           const sel = document.createElement("select");
           sel.dataset.player = pid;
           sel.innerHTML = `<option value="">${esc(_("person"))}</option>` +
-            config.bot_kinds.map((k) => `<option value="${esc(k)}">${esc(k)}</option>`).join("");
+            config.bot_kinds.map((k) => `<option value="${esc(k)}">${esc((config.bot_labels || {})[k] || k)}</option>`).join("");
           sel.value = p.bot ? config.bot_kinds[0] : "";
           sel.addEventListener("change", async () => {
             try {

@@ -875,6 +875,11 @@
     return text.charAt(0).toUpperCase() + text.slice(1);
   }
 
+  // The framework's last-trick box (lasttrick.js) draws each card with the player's faces.
+  BeloteGui.prototype.formatLastTrickCard = function (code) {
+    return cardSVG(code, this.faces);
+  };
+
   BeloteGui.cardSVG = cardSVG;
   Arena.defineGame("belote", BeloteGui);
   // Strings for the extractor: _("Dealer") _("Team")
