@@ -36,6 +36,7 @@ from framework.web import (
     lobby,
     play,
     players,
+    preferences,
     studio,
 )
 from framework.web.current import error_response
@@ -97,7 +98,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     auth.init_app(app)
     access.init_app(app)  # who may do what: after the CSRF check
     limits.init_app(app)
-    for module in (language, auth, lobby, play, chat, studio, gamehelp, players, control, live_reload):
+    for module in (language, auth, lobby, play, chat, studio, gamehelp, players, control, live_reload,
+                   preferences):
         app.register_blueprint(module.bp)
     _register_error_handlers(app)
     return app

@@ -90,6 +90,7 @@ RULES: dict[str, Need] = {
     "auth.password": Need.SIGNED_IN,
     "players.me": Need.SIGNED_IN,
     "players.player": Need.SIGNED_IN,
+    "preferences.set_preference": Need.SIGNED_IN,
     "lobby.join": Need.SIGNED_IN,
     "lobby.leave_open": Need.SIGNED_IN,
     "lobby.create_table": Need.NEW_TABLE,

@@ -46,6 +46,7 @@ from framework.web.current import site
 from framework.web.language import current_language, js_catalog, js_msgids, translator_for
 from framework.web.live_reload import broken_game_page, live_config
 from framework.web.lobby import bot_kinds, bot_labels
+from framework.web.preferences import stored_preferences
 
 log = logging.getLogger(__name__)
 
@@ -174,6 +175,7 @@ def table_page(table_id: int) -> Any:
         "notices": notices.to_json(),
         "live": live_config(info),  # live reload in the local studio (static/live_reload.js)
         "features": table_features(gdef),
+        "preferences": stored_preferences(pid, gdef),  # the game's declared ones (preferences.py)
     }
     return render_template(
         "play/table.html", info=info, title=trg(gdef.info.display_name), seats=seats, me=pid,

@@ -3,8 +3,10 @@ rows on every request, checks each move with them, stores it and notifies the pl
 
 Seats are ``player_no - 1``; team 0 is seats 0 and 2, team 1 seats 1 and 3. Announcements
 (when the option is on) are declared automatically: each player's are announced by kind
-when they play their first card, the scoring team is named when the first trick is over,
-and their cards are shown with the end-of-hand breakdown.
+when they play their first card; when the first trick is over the scoring team is named and
+shows its announcements' cards to everyone (drawn during the second trick, as the FFB has
+them shown), and the end-of-hand breakdown lists them with their cards. The other team's
+cards are never shown: only the kind of its announcements, which every player hears.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from framework.i18n import clienttranslate
 
 from . import material
 from .bots import BOT_LEVELS, Bot, bid_view, make_bot, play_view
-from .options import TARGETS, GameLength, rules_from_options
+from .options import LEGACY_VALUES, GameLength, game_length, rules_from_options
 from .records import parse_record, record_from_state
 from .rules import (
     ALL_TRUMPS,
@@ -53,6 +55,13 @@ NO_CARD = -1
 _ALL_TRUMPS_CODE = trump_code(ALL_TRUMPS)
 _BIDDING_STATES = ("playerBid", "contreeWindow")
 
+
+#: statistics counted by `_hand_stats` and `_notify_bid` (see stats.py)
+_TABLE_COUNTS = ("contracts_failed", "surcoinched_contracts")
+_PLAYER_COUNTS = ("hands_defended", "dedans_inflicted", "dedans_suffered", "capots_conceded",
+                  "coinches_won", "surcoinches", "surcoinches_won", "points_as_taker",
+                  "points_as_defender", "tierces", "quartes", "quintes", "carres")
+_PLAYER_RATES = ("contracts_made_rate", "defence_success_rate")
 
 _CARD_BY_CODE = {str(card): card for card in CARDS}
 _SUIT_INDEX = {suit.char: int(suit) for suit in Suit}
@@ -168,24 +177,38 @@ class Belote(Table):
         self.set_game_state_initial_value("turned", NO_CARD)
         self.set_game_state_initial_value("dealer", self.random.randrange(4))
         for key in ("hands_played", "hands_cancelled", "capots", "contentions", "belotes",
-                    "coinched_contracts", "announcement_points"):
+                    "coinched_contracts", "announcement_points", *_TABLE_COUNTS):
             self.init_stat("table", key, 0)
         for key in ("contracts_taken", "contracts_made", "contracts_failed", "capots", "belotes",
-                    "announcement_points", "tricks_won", "coinches"):
+                    "announcement_points", "tricks_won", "coinches", *_PLAYER_COUNTS):
             self.init_stat("player", key, 0)
-        self.init_stat("player", "points_per_hand", 0.0)
+        for key in ("points_per_hand", *_PLAYER_RATES):
+            self.init_stat("player", key, 0.0)
+
+    def upgrade_table_db(self, from_version: int) -> None:
+        """A table created before an option existed keeps the rule it was playing with."""
+        for option_id, value in LEGACY_VALUES.items():
+            if self.get_game_state_value(option_id) is None:
+                self.set_game_state_initial_value(option_id, value)
 
     # ------------------------------------------------------------------ rows <-> rules objects
     @property
     def rules(self) -> Rules:
         """This table's rules, from its options."""
         if self._rules is None:
-            self._rules = rules_from_options(self.get_option)
+            self._rules = rules_from_options(self._option_value)
         return self._rules
+
+    def _option_value(self, key: str) -> int:
+        """An option's value; an option newer than the table reads as `LEGACY_VALUES` says."""
+        option = self.definition.options.by_key[key]
+        if option.id in LEGACY_VALUES and self.get_game_state_value(option.id) is None:
+            return LEGACY_VALUES[option.id]
+        return self.get_option(key)
 
     @property
     def game_length(self) -> GameLength:
-        return TARGETS[self.get_option("target")]
+        return game_length(self._option_value)
 
     def player_order(self) -> list[int]:
         """Player ids by seat (seat = player_no - 1)."""
@@ -337,6 +360,9 @@ class Belote(Table):
             data["tricks_won"] = list(state.tricks_won)
             if self.rules.announcements and state.played:
                 data["announcements"] = self._declared(state, seats=range(min(state.played, 4)))
+            if self.rules.announcements and len(state.tricks) == 1:
+                data["shown_announcements"] = self._shown_announcements(state, compare_announcements(
+                    state.announced, state.first_leader, state.trump, self.rules.announce_tie))
             acting = player_id == self.get_active_player_id() and mine == state.to_play
             if state_name == "playerTurn" and acting:
                 data["legal_cards"] = _codes(state.legal_cards())
@@ -527,6 +553,7 @@ class Belote(Table):
             self.inc_stat(1, "coinches", who["player_id"])
             self.notify_all_players("bid", clienttranslate("${player_name} coinches"), **who)
         else:
+            self.inc_stat(1, "surcoinches", who["player_id"])
             self.notify_all_players("bid", clienttranslate("${player_name} surcoinches"), **who)
 
     def _bid_refusal(self, bidding: Bidding, bid: Bid) -> UserError:
@@ -682,7 +709,18 @@ class Belote(Table):
         points = sum(item.points for seat in (team, team + 2) for item in state.announced[seat])
         self.notify_all_players("announcementsScore", clienttranslate(
             "The announcements of ${player_name} and ${partner_name} count: ${points} points"),
-            points=points, **self._team_args(team))
+            points=points, shown=self._shown_announcements(state, team), **self._team_args(team))
+
+    def _shown_announcements(self, state: PlayState, team: int | None) -> list[dict[str, Any]]:
+        """The announcements of the team whose announcements count, with their cards (what
+        that team shows everyone); none for the other team or on a tie."""
+        if team is None:
+            return []
+        order = self.player_order()
+        return [{"player_id": order[seat], "name": material.announcement_name(item),
+                 "points": item.points, "cards": [str(card) for card in item.cards]}
+                for seat in ((state.first_leader + step) % 4 for step in range(4))
+                if seat % 2 == team for item in state.announced[seat]]
 
     # ------------------------------------------------------------------ end of a hand
     def st_end_hand(self) -> None:
@@ -702,6 +740,8 @@ class Belote(Table):
             **score.to_dict(),
             "belote_holders": [order[seat] for seat in state.belote_holders],
             "declared": self._declared(state, range(4)) if self.rules.announcements else [],
+            "shown": (self._shown_announcements(state, score.announcement_team)
+                      if self.rules.announcements else []),
             "tricks_per_player": {str(order[seat]): sum(1 for t in state.tricks if t.winner == seat)
                                   for seat in range(4)},
         }
@@ -724,11 +764,15 @@ class Belote(Table):
         length = self.game_length
         reached = (hands_played >= length.amount if length.kind == "hands"
                    else max(totals) >= length.amount)
-        if reached and totals[0] != totals[1]:
+        if reached and totals[0] != totals[1] and not self._litige_plays_on(score):
             self.gamestate.next_state("endGame")
             return
         self.set_game_state_value("dealer", (self.dealer + 1) % 4)
         self.gamestate.next_state("nextHand")
+
+    def _litige_plays_on(self, score: HandScore) -> bool:
+        """Whether points held by a contention keep the game going (`Rules.litige_at_end`)."""
+        return score.carry_out > 0 and self.rules.litige_at_end == "played_out"
 
     def _hand_stats(self, state: PlayState, score: HandScore, hands_played: int,
                     totals: tuple[int, int]) -> None:
@@ -763,6 +807,48 @@ class Belote(Table):
                     self.inc_stat(points, "announcement_points")
         for seat, player_id in enumerate(order):
             self.set_stat(totals[seat % 2] / hands_played, "points_per_hand", player_id)
+        self._contract_stats(state, score)
+
+    def _contract_stats(self, state: PlayState, score: HandScore) -> None:
+        """Statistics of taking and defending, coinches, capots and announcements by kind."""
+        order = self.player_order()
+        takers = state.contract.taker_team
+        coinchers = [seat for seat, bid in self.bidding().history if bid.kind is BidKind.COINCHE]
+        surcoinchers = [seat for seat, bid in self.bidding().history
+                        if bid.kind is BidKind.SURCOINCHE]
+        if score.outcome == "failed":
+            self.inc_stat(1, "contracts_failed")
+        if surcoinchers:
+            self.inc_stat(1, "surcoinched_contracts")
+        for seat, player_id in enumerate(order):
+            team = seat % 2
+            if team == takers:
+                self.inc_stat(score.hand_score[team], "points_as_taker", player_id)
+                if score.outcome == "failed":
+                    self.inc_stat(1, "dedans_suffered", player_id)
+            else:
+                self.inc_stat(1, "hands_defended", player_id)
+                self.inc_stat(score.hand_score[team], "points_as_defender", player_id)
+                if score.outcome == "failed":
+                    self.inc_stat(1, "dedans_inflicted", player_id)
+            if score.capot_team is not None and score.capot_team != team:
+                self.inc_stat(1, "capots_conceded", player_id)
+            if seat in coinchers and score.outcome == "failed":
+                self.inc_stat(1, "coinches_won", player_id)
+            if seat in surcoinchers and score.outcome == "made":
+                self.inc_stat(1, "surcoinches_won", player_id)
+            for item in state.announced[seat] if self.rules.announcements else ():
+                kind = "carres" if item.kind == "carre" else {3: "tierces", 4: "quartes"}.get(
+                    item.length, "quintes")
+                self.inc_stat(1, kind, player_id)
+            taken = int(self.get_stat("contracts_taken", player_id))
+            if taken:
+                made = int(self.get_stat("contracts_made", player_id))
+                self.set_stat(100.0 * made / taken, "contracts_made_rate", player_id)
+            defended = int(self.get_stat("hands_defended", player_id))
+            if defended:
+                inflicted = int(self.get_stat("dedans_inflicted", player_id))
+                self.set_stat(100.0 * inflicted / defended, "defence_success_rate", player_id)
 
     def _notify_hand_score(self, state: PlayState, score: HandScore, breakdown: dict[str, Any],
                            totals: tuple[int, int]) -> None:
@@ -787,11 +873,11 @@ class Belote(Table):
                 **self._team_args(score.capot_team))
         for team in (0, 1):
             self.notify_all_players("handScore", clienttranslate(
-                "${player_name} and ${partner_name}: ${card_points} card points (dix de der ${dix_de_der}), "
-                "belote ${belote}, announcements ${announcements}, carried ${carried}: ${points} points "
-                "this hand, ${total} in all"),
-                card_points=score.card_points[team], dix_de_der=score.dix_de_der[team],
-                belote=score.belote[team], announcements=score.announcements[team],
+                "${player_name} and ${partner_name}: card points ${card_points}, contract "
+                "${contract_points}, belote ${belote}, announcements ${announcements}, carried "
+                "${carried}: ${points} points this hand, ${total} in all"),
+                card_points=score.scored_cards[team], contract_points=score.scored_contract[team],
+                belote=score.scored_belote[team], announcements=score.scored_announcements[team],
                 carried=score.carried_awarded[team], points=score.hand_score[team], total=totals[team],
                 breakdown=breakdown if team == 0 else None, **self._team_args(team))
         self.notify_all_players("newScores", "", scores={

@@ -1,7 +1,9 @@
 """Game options of Belote (ids 100..199, stored as globals) and display preferences.
 
-Defaults are Board Game Arena's classic Belote, the defaults of `rules.Rules`. Ids and
-values are forever: tables in progress and finished games' history refer to them.
+Defaults are what a new table plays: the rules as BGA's help states them for classic
+Belote, and the French federation's (FFB) scoring for contrée. Ids and values are forever:
+tables in progress and finished games' history refer to them. An option added later is
+read as `LEGACY_VALUES` says by a table created before it existed (`rules_from_options`).
 """
 
 from __future__ import annotations
@@ -17,9 +19,20 @@ from .rules import Rules
 
 VARIANT, TARGET, UNDERTRUMP, ALL_NO_TRUMPS, SECOND_ROUND_ANY_SUIT = 100, 101, 102, 103, 104
 ANNOUNCEMENTS, ANNOUNCE_TIE, RAISE_SEQUENCE, BELOTE_TO_DEFENCE, MULTIPLIER = 105, 106, 107, 108, 109
+CONTREE_SCORING, ROUND_POINTS, LITIGE_AT_END = 110, 111, 112
 
 CLASSIC, CONTREE = 1, 2
 OFF, ON = 1, 2
+SCORING_BGA, SCORING_FFB = 1, 2
+LITIGE_LOST, LITIGE_PLAYED_OUT = 1, 2
+#: target value: each variant's usual length (classic 1000 points, contrée 701)
+USUAL_TARGET = 4
+USUAL_POINTS = {CLASSIC: 1000, CONTREE: 701}
+
+#: The value a table created before an option existed plays with (what Arena did then).
+LEGACY_VALUES: dict[int, int] = {
+    CONTREE_SCORING: SCORING_BGA, ROUND_POINTS: OFF, LITIGE_AT_END: LITIGE_LOST,
+}
 
 
 @dataclass(frozen=True)
@@ -31,6 +44,7 @@ class GameLength:
     amount: int
 
 
+#: The fixed lengths (`USUAL_TARGET` depends on the variant: `game_length`).
 TARGETS: dict[int, GameLength] = {
     1: GameLength("points", 1000),
     2: GameLength("points", 501),
@@ -42,6 +56,7 @@ TARGETS: dict[int, GameLength] = {
 
 _CLASSIC_ONLY = {VARIANT: (CLASSIC,)}
 _CONTREE_ONLY = {VARIANT: (CONTREE,)}
+_BGA_SCORING_ONLY = {VARIANT: (CONTREE,), CONTREE_SCORING: (SCORING_BGA,)}
 
 OPTIONS = [
     Option(
@@ -58,6 +73,8 @@ OPTIONS = [
     Option(
         TARGET, "target", clienttranslate("Game length"),
         values={
+            USUAL_TARGET: OptionValue(clienttranslate("The usual length"),
+                                      clienttranslate("Classic 1000 points, contrée 701 points")),
             1: OptionValue(clienttranslate("1000 points"), clienttranslate("The usual game")),
             2: OptionValue(clienttranslate("501 points"), clienttranslate("A short game")),
             3: OptionValue(clienttranslate("701 points"), clienttranslate("A medium game")),
@@ -66,7 +83,7 @@ OPTIONS = [
             12: OptionValue(clienttranslate("12 hands"),
                             clienttranslate("Highest score after 12 hands")),
         },
-        default=1,
+        default=USUAL_TARGET,
     ),
     Option(
         UNDERTRUMP, "undertrump", clienttranslate("Under-trumping"),
@@ -97,7 +114,7 @@ OPTIONS = [
             ON: OptionValue(clienttranslate("Yes"),
                             clienttranslate("In the second round, any suit may be named")),
         },
-        default=OFF,
+        default=ON,
         displaycondition=_CLASSIC_ONLY,
     ),
     Option(
@@ -145,7 +162,7 @@ OPTIONS = [
                                             "the defenders")),
         },
         default=OFF,
-        displaycondition=_CONTREE_ONLY,
+        displaycondition=_BGA_SCORING_ONLY,
     ),
     Option(
         MULTIPLIER, "multiplier", clienttranslate("Contrée: what a coinche multiplies"),
@@ -156,7 +173,47 @@ OPTIONS = [
                            clienttranslate("Coinche doubles and surcoinche quadruples the hand score")),
         },
         default=1,
+        displaycondition=_BGA_SCORING_ONLY,
+    ),
+    Option(
+        CONTREE_SCORING, "contree_scoring", clienttranslate("Contrée: scoring"),
+        values={
+            SCORING_BGA: OptionValue(
+                clienttranslate("Board Game Arena"),
+                clienttranslate("Made on reaching the bid; a coinche multiplies as chosen below")),
+            SCORING_FFB: OptionValue(
+                clienttranslate("French federation (FFB)"),
+                clienttranslate("Made on reaching the bid with more points than the defence; a "
+                                "coinched contract gives (160 + bid) x 2, x 4 when surcoinched, to "
+                                "the side that wins it; capot 250")),
+        },
+        default=SCORING_FFB,
         displaycondition=_CONTREE_ONLY,
+    ),
+    Option(
+        ROUND_POINTS, "round_points", clienttranslate("Contrée: points made"),
+        values={
+            OFF: OptionValue(clienttranslate("As made"), clienttranslate("Points are written as made")),
+            ON: OptionValue(clienttranslate("Rounded to the ten"),
+                            clienttranslate("Points made are written to the nearest ten (85 is "
+                                            "written 80, 86 is written 90)")),
+        },
+        default=OFF,
+        displaycondition=_CONTREE_ONLY,
+    ),
+    Option(
+        LITIGE_AT_END, "litige_at_end", clienttranslate("Points held at the end of the game"),
+        values={
+            LITIGE_LOST: OptionValue(clienttranslate("Lost"),
+                                     clienttranslate("The game ends even when a contention holds "
+                                                     "points")),
+            LITIGE_PLAYED_OUT: OptionValue(
+                clienttranslate("Played out"),
+                clienttranslate("The game goes on until a hand is won, whose winners take the "
+                                "held points")),
+        },
+        default=LITIGE_PLAYED_OUT,
+        displaycondition=_CLASSIC_ONLY,
     ),
 ]
 
@@ -182,13 +239,24 @@ PREFERENCES = [
 ]
 
 
+def game_length(option: Callable[[str], int]) -> GameLength:
+    """When the game of a table ends, from a getter of its option values by key.
+
+    >>> game_length(lambda key: {"variant": CONTREE, "target": USUAL_TARGET}[key])
+    GameLength(kind='points', amount=701)
+    """
+    if option("target") == USUAL_TARGET:
+        return GameLength("points", USUAL_POINTS[option("variant")])
+    return TARGETS[option("target")]
+
+
 def rules_from_options(option: Callable[[str], int]) -> Rules:
     """The `Rules` of a table, from a getter of its option values by key.
 
     >>> rules_from_options(lambda key: 2 if key == "variant" else 1).variant
     'contree'
     """
-    length = TARGETS[option("target")]
+    length = game_length(option)
     return Rules(
         variant="contree" if option("variant") == CONTREE else "classic",
         undertrump="optional" if option("undertrump") == 2 else "required",
@@ -199,5 +267,8 @@ def rules_from_options(option: Callable[[str], int]) -> Rules:
         multiplier="whole" if option("multiplier") == 2 else "contract",
         announcements=option("announcements") == ON,
         announce_tie="nobody" if option("announce_tie") == 2 else "nearest",
+        contree_scoring="ffb" if option("contree_scoring") == SCORING_FFB else "bga",
+        round_points=option("round_points") == ON,
+        litige_at_end="played_out" if option("litige_at_end") == LITIGE_PLAYED_OUT else "lost",
         target=length.amount if length.kind == "points" else Rules().target,
     )

@@ -13,8 +13,9 @@ import pytest
 
 from framework.testing import GameHarness, TestTable
 from games.belote import material
+from games.belote.game import Belote
 from games.belote.records import replay
-from games.belote.rules import CARDS, Card
+from games.belote.rules import CARDS, Card, compare_announcements
 
 BOTS = {0: "heuristic", 1: "random", 2: "heuristic", 3: "random"}
 SHORT = {"target": 10}  # 4 hands
@@ -49,14 +50,31 @@ def assert_32_cards(t: TestTable) -> None:
     assert {code_of(row) for row in rows} == {str(card) for card in CARDS}
 
 
+def shown_announcement_cards(table: Belote) -> set[str]:
+    """Cards of the announcements that count, which their team shows everyone once the first
+    trick is over (worked out here from the rules objects, not from what the table says)."""
+    if not table.rules.announcements or table.gamestate.state().name not in ("playerTurn",
+                                                                              "nextPlayer"):
+        return set()
+    state = table.play_state()
+    if not state.tricks:
+        return set()
+    team = compare_announcements(state.announced, state.first_leader, state.trump,
+                                 table.rules.announce_tie)
+    return {str(card) for seat in range(4) if team is not None and seat % 2 == team
+            for item in state.announced[seat] for card in item.cards}
+
+
 def hidden_from(t: TestTable, viewer: int | None) -> set[str]:
     """Card codes in another player's hand that ``viewer`` may not know (the classic
-    turned-up card is known to all, even once in the taker's hand)."""
+    turned-up card is known to all, even once in the taker's hand, and so are the cards of
+    the announcements that count, once shown)."""
     with t.read() as table:
         turned = table.turned
+        shown = shown_announcement_cards(table)
     return {code_of(row) for row in card_rows(t)
             if row["card_location"] == "hand" and int(row["card_location_arg"]) != viewer
-            and code_of(row) != str(turned)}
+            and code_of(row) != str(turned) and code_of(row) not in shown}
 
 
 def leaks(payload: Any, hidden: set[str]) -> set[str]:
@@ -78,7 +96,9 @@ def check_hidden_information(t: TestTable, seen: dict[int | None, int]) -> None:
     notifications it received since the last check."""
     for viewer in [*t.players, None]:
         hidden = hidden_from(t, viewer)
-        assert not leaks(t.data(viewer), hidden), f"data of {viewer} shows other hands"
+        # The score sheet shows past hands' announcements: those cards were dealt again since.
+        data = {key: value for key, value in t.data(viewer).items() if key != "score_sheet"}
+        assert not leaks(data, hidden), f"data of {viewer} shows other hands"
         events = t.notifications(viewer, after=seen.get(viewer, 0))
         if events:
             seen[viewer] = events[-1]["id"]
@@ -274,7 +294,7 @@ def test_everybody_passes_and_the_cards_are_dealt_again(harness: GameHarness) ->
 
 
 def test_second_round_names_a_suit(harness: GameHarness) -> None:
-    t = harness.create_table(players=4, seed=6)
+    t = harness.create_table(players=4, seed=6, options={"second_round_any_suit": 1})
     turned = Card.from_str(t.data(None)["turned"])
     for _ in range(4):
         t.act(t.active_player, "bid", bid="pass")
@@ -291,7 +311,7 @@ def test_second_round_names_a_suit(harness: GameHarness) -> None:
 
 
 def test_refused_bids_are_specific_and_change_nothing(harness: GameHarness) -> None:
-    t = harness.create_table(players=4, seed=8)
+    t = harness.create_table(players=4, seed=8, options={"second_round_any_suit": 1})
     player = t.active_player
     turned = Card.from_str(t.data(None)["turned"])
     other_suit = next(s for s in "SHDC" if s != turned.suit.char)

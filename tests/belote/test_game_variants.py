@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from framework.testing import GameHarness, TestTable
-from games.belote.options import OPTIONS, PREFERENCES, rules_from_options
+from games.belote.options import LEGACY_VALUES, OPTIONS, PREFERENCES, rules_from_options
 from games.belote.rules import Rules
 from games.belote.states import STATES
 from games.belote.stats import STATS
@@ -130,13 +130,15 @@ def test_contree_raise_sequence(harness: GameHarness) -> None:
 
 def test_bots_play_contree_with_every_option(harness: GameHarness) -> None:
     options = {**CONTREE, "raise_sequence": 2, "belote_to_defence": 2, "multiplier": 2,
-               "all_no_trumps": 2, "announcements": 2, "announce_tie": 2, "undertrump": 2}
+               "all_no_trumps": 2, "announcements": 2, "announce_tie": 2, "undertrump": 2,
+               "contree_scoring": 1, "round_points": 2}
     t = harness.create_table(players=4, seed=25, options=options, bots=BOTS)
     check_finished_game(t)  # every hand record replays, with these rules, to the sheet's score
     assert t.data(None)["rules"] == Rules(
         variant="contree", undertrump="optional", all_no_trumps=True, contree_raise_sequence=True,
         belote_to_defence_on_failed=True, multiplier="whole", announcements=True,
-        announce_tie="nobody").to_dict()
+        announce_tie="nobody", second_round_any_suit=True, round_points=True,
+        litige_at_end="played_out", target=701).to_dict()
 
 
 # ---------------------------------------------------------------------------- classic options
@@ -197,13 +199,22 @@ def test_a_game_of_four_hands(harness: GameHarness) -> None:
 # ---------------------------------------------------------------------------- declarations
 
 
-def test_option_defaults_are_the_rules_defaults() -> None:
+def test_option_defaults_and_legacy_values() -> None:
     defaults = {option.key: option.default for option in OPTIONS}
-    assert rules_from_options(defaults.__getitem__) == Rules()
+    assert rules_from_options(defaults.__getitem__) == Rules(
+        second_round_any_suit=True, contree_scoring="ffb", litige_at_end="played_out")
+    assert rules_from_options({**defaults, "variant": 2}.__getitem__).target == 701
+    # A table created before an option existed plays its legacy value: the Rules defaults,
+    # with which a hand record lacking the key replays.
+    by_id = {option.id: option.key for option in OPTIONS}
+    before = {**defaults, "second_round_any_suit": 1, "target": 1,
+              **{by_id[oid]: value for oid, value in LEGACY_VALUES.items()}}
+    assert rules_from_options(before.__getitem__) == Rules()
     assert {option.key: option.id for option in OPTIONS} == {
         "variant": 100, "target": 101, "undertrump": 102, "all_no_trumps": 103,
         "second_round_any_suit": 104, "announcements": 105, "announce_tie": 106,
-        "raise_sequence": 107, "belote_to_defence": 108, "multiplier": 109}
+        "raise_sequence": 107, "belote_to_defence": 108, "multiplier": 109,
+        "contree_scoring": 110, "round_points": 111, "litige_at_end": 112}
     assert {pref.key: pref.id for pref in PREFERENCES} == {"card_faces": 100, "sort_order": 101}
 
 
@@ -218,4 +229,12 @@ def test_state_and_statistic_ids_never_change() -> None:
         ("player", 10): "contracts_taken", ("player", 11): "contracts_made",
         ("player", 12): "contracts_failed", ("player", 13): "capots", ("player", 14): "belotes",
         ("player", 15): "points_per_hand", ("player", 16): "announcement_points",
-        ("player", 17): "tricks_won", ("player", 18): "coinches"}
+        ("player", 17): "tricks_won", ("player", 18): "coinches",
+        ("table", 17): "contracts_failed", ("table", 18): "surcoinched_contracts",
+        ("player", 19): "contracts_made_rate", ("player", 20): "hands_defended",
+        ("player", 21): "dedans_inflicted", ("player", 22): "dedans_suffered",
+        ("player", 23): "defence_success_rate", ("player", 24): "capots_conceded",
+        ("player", 25): "coinches_won", ("player", 26): "surcoinches",
+        ("player", 27): "surcoinches_won", ("player", 28): "points_as_taker",
+        ("player", 29): "points_as_defender", ("player", 30): "tierces", ("player", 31): "quartes",
+        ("player", 32): "quintes", ("player", 33): "carres"}

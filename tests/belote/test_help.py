@@ -48,22 +48,30 @@ OPTION_NAMES = {
            "all_no_trumps": "All trumps and no trumps", "second_round_any_suit": "Second round",
            "announcements": "Announcements", "announce_tie": "Equal best announcements",
            "raise_sequence": "closing sequence", "belote_to_defence": "belote of a failed contract",
-           "multiplier": "what a coinche multiplies"},
+           "multiplier": "what a coinche multiplies",
+           "contree_scoring": "Contrée: scoring", "round_points": "Contrée: points made",
+           "litige_at_end": "Points held at the end of the game"},
     "fr": {"variant": "Variante", "target": "Durée de la partie", "undertrump": "Sous-coupe",
            "all_no_trumps": "Tout atout et sans atout", "second_round_any_suit": "Second tour",
            "announcements": "Annonces", "announce_tie": "Meilleures annonces égales",
            "raise_sequence": "fin des enchères", "belote_to_defence": "belote d'un contrat chuté",
-           "multiplier": "ce que multiplie la coinche"},
+           "multiplier": "ce que multiplie la coinche",
+           "contree_scoring": "Contrée : décompte", "round_points": "Contrée : points faits",
+           "litige_at_end": "Points en litige en fin de partie"},
     "it": {"variant": "Variante", "target": "Durata della partita", "undertrump": "Sottotaglio",
            "all_no_trumps": "Tutto briscola e senza briscola", "second_round_any_suit": "Secondo giro",
            "announcements": "Annunci", "announce_tie": "Migliori annunci pari",
            "raise_sequence": "chiusura", "belote_to_defence": "belote di un contratto fallito",
-           "multiplier": "cosa moltiplica il contro"},
+           "multiplier": "cosa moltiplica il contro",
+           "contree_scoring": "Contrée: conteggio", "round_points": "Contrée: punti fatti",
+           "litige_at_end": "Punti in sospeso a fine partita"},
     "hu": {"variant": "Változat", "target": "Játszma hossza", "undertrump": "Aláaduzás",
            "all_no_trumps": "Minden adu és adu nélkül", "second_round_any_suit": "Második kör",
            "announcements": "Bemondások", "announce_tie": "Egyenlő legjobb bemondások",
            "raise_sequence": "a licit lezárása", "belote_to_defence": "bukott vállalás belote-ja",
-           "multiplier": "mit szoroz a kontra"},
+           "multiplier": "mit szoroz a kontra",
+           "contree_scoring": "Contrée: pontozás", "round_points": "Contrée: szerzett pontok",
+           "litige_at_end": "Függő pontok a játszma végén"},
 }
 
 
@@ -127,3 +135,23 @@ def test_announcement_points_are_the_engines(language: str) -> None:
     expected = [detect_announcements(parse_cards(cards), seat=0)[0].points for cards in hands]
     announcement_table = tables(page(language))[1]
     assert [numbers(row[-1])[0] for row in announcement_table] == expected
+
+
+# What the table page does not show and a player must know: the direction of play, the rule
+# of silence between partners, and the FFB scoring of contrée (the default).
+TABLE_MANNERS = {
+    "en": ["counter-clockwise", "not communicate", "(160 + the bid) × 2", "0 to 480", "81 to 81"],
+    "fr": ["sens inverse des aiguilles d'une montre", "pas communiquer", "(160 + l'enchère) × 2",
+           "0 à 480", "81 contre 81"],
+    "it": ["senso antiorario", "non possono comunicare", "(160 + la dichiarazione) × 2",
+           "0 a 480", "81 a 81"],
+    "hu": ["óramutató járásával ellentétes", "nem kommunikálhatnak", "(160 + a licit) × 2",
+           "0–480", "81–81"],
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_page_states_the_direction_silence_and_ffb_scoring(language: str) -> None:
+    text = page(language)
+    assert [phrase for phrase in TABLE_MANNERS[language] if phrase not in text] == []
+    assert "250" in text and "701" in text

@@ -36,6 +36,7 @@ EXPECTED: dict[str, frozenset[str]] = {
     "language.set_language": EVERYONE, "lobby.index": EVERYONE, "lobby.favicon": EVERYONE, "gamehelp.index": EVERYONE,
     "gamehelp.page": EVERYONE, "control.news": EVERYONE,
     "auth.password": SIGNED_IN, "players.me": SIGNED_IN, "players.player": SIGNED_IN,
+    "preferences.set_preference": SIGNED_IN,
     "lobby.join": SIGNED_IN, "lobby.leave_open": SIGNED_IN,
     "lobby.create_table@studio": GAME_TEAM, "lobby.create_table@production": SIGNED_IN,
     **{f"control.{e}": GAME_TEAM for e in ("game_page", "build", "check", "deploy", "rollback", "block",

@@ -84,6 +84,29 @@
     /** BGA's setupNotifications (a game calls it at the end of setup, as on BGA); the queue
      * calls ``notif_<type>`` without it. */
     setupNotifications() {}
+    /** BGA's: called after ``setGameUserPreference`` changed one of the game's preferences. */
+    onGameUserPreferenceChanged(prefId, value) {}
+
+    // ------------------------------------------------------------- preferences
+    /** BGA's getGameUserPreference: the player's value of a declared preference (stored on
+     * the account; the page brings it), or null for an undeclared one. */
+    getGameUserPreference(prefId) {
+      const value = (config.preferences || {})[String(prefId)];
+      return value === undefined ? null : Number(value);
+    }
+    /** Keep a preference on the account (a spectator's lasts for this page only). */
+    async setGameUserPreference(prefId, value) {
+      config.preferences = Object.assign({}, config.preferences, {[String(prefId)]: Number(value)});
+      if (!this.isSpectator) {
+        const query = config.as === null || config.as === undefined ? "" : "?as=" + encodeURIComponent(config.as);
+        const response = await fetch(`/preferences/${encodeURIComponent(config.game)}${query}`, {
+          method: "POST", body: JSON.stringify({id: Number(prefId), value: Number(value)}),
+          headers: {"Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": config.csrf},
+        });
+        await Arena._answer(response);
+      }
+      this.onGameUserPreferenceChanged(Number(prefId), Number(value));
+    }
 
     // ------------------------------------------------------------- reading
     isCurrentPlayerActive() {

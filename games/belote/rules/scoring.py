@@ -1,4 +1,5 @@
-"""Scoring a finished hand (`score_hand`) into a `HandScore` breakdown, classic and contrée."""
+"""Scoring a finished hand (`score_hand`) into a `HandScore` breakdown, classic and contrée
+(BGA's seed 002 reading, or the French federation's, FFB)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,41 @@ from .variants import Rules
 
 Outcome = Literal["made", "failed", "contention"]
 
+#: Card points of a capot under the FFB reading (the seeds' 252 otherwise).
+FFB_CAPOT_POINTS = 250
+
+
+@dataclass
+class _Parts:
+    """What one hand writes per team, by part (cards, contract, announcements, belote)."""
+
+    cards: list[int]
+    contract: list[int]
+    announcements: list[int]
+    belote: list[int]
+
+    @classmethod
+    def empty(cls) -> _Parts:
+        return cls([0, 0], [0, 0], [0, 0], [0, 0])
+
+    def total(self, team: int) -> int:
+        return (self.cards[team] + self.contract[team] + self.announcements[team]
+                + self.belote[team])
+
+    def times(self, factor: int) -> None:
+        """Multiply every part but the belote (BGA's "whole hand" multiplier)."""
+        for part in (self.cards, self.contract, self.announcements):
+            part[0], part[1] = part[0] * factor, part[1] * factor
+
+
+def round_to_ten(points: int) -> int:
+    """Points made, rounded to the nearest ten, a 5 rounding down.
+
+    >>> [round_to_ten(p) for p in (81, 85, 86, 94, 0, 162)]
+    [80, 80, 90, 90, 0, 160]
+    """
+    return (points + 4) // 10 * 10
+
 
 @dataclass(frozen=True)
 class HandScore:
@@ -37,6 +73,12 @@ class HandScore:
         carried_in: contention points that were waiting before this hand.
         carried_awarded: how those carried points were awarded this hand, per team.
         carry_out: points to hold for the next hand (contention).
+        announcement_team: team whose announcements count, or None.
+        multiplier: 1, 2 (coinche) or 4 (surcoinche).
+        contract_value: the contrée bid, None in classic.
+        scored_cards, scored_contract, scored_announcements, scored_belote: what each team
+            writes this hand, by part; with ``carried_awarded`` they add up to ``hand_score``
+            (a failed contrée's 160 + bid is its ``scored_contract``).
     """
 
     taker_team: int
@@ -54,6 +96,10 @@ class HandScore:
     announcement_team: int | None = None
     multiplier: int = 1
     contract_value: int | None = None
+    scored_cards: tuple[int, int] = (0, 0)
+    scored_contract: tuple[int, int] = (0, 0)
+    scored_announcements: tuple[int, int] = (0, 0)
+    scored_belote: tuple[int, int] = (0, 0)
 
     @property
     def is_capot(self) -> bool:
@@ -76,6 +122,9 @@ class HandScore:
             "carried_in": self.carried_in, "carried_awarded": list(self.carried_awarded),
             "carry_out": self.carry_out, "announcement_team": self.announcement_team,
             "multiplier": self.multiplier, "contract_value": self.contract_value,
+            "scored_cards": list(self.scored_cards), "scored_contract": list(self.scored_contract),
+            "scored_announcements": list(self.scored_announcements),
+            "scored_belote": list(self.scored_belote),
         }
 
 
@@ -99,11 +148,23 @@ def score_hand(
 
     Classic: takers must total strictly more than defenders; otherwise defenders get 162
     (252 on their capot) plus all announcements; an exact tie is a contention.
-    Contrée: made when takers' total reaches the bid (capot bid: all 8 tricks); made scores
-    points + bid, failed gives defenders 160 + bid + all announcements; coinche doubles,
-    surcoinche quadruples the bid (or the whole score with ``multiplier="whole"``).
-    Belote always stays with its holders, except to the defence on a failed contrée with
-    `Rules.belote_to_defence_on_failed`.
+
+    Contrée, BGA's reading (``contree_scoring="bga"``): made when the takers' total (cards,
+    announcements, belote) reaches the bid (capot bid: all 8 tricks); made scores points +
+    bid, the defence its points; failed gives the defence 160 + bid + all announcements;
+    coinche doubles, surcoinche quadruples the bid (or the whole score with
+    ``multiplier="whole"``).
+
+    Contrée, the FFB reading (``contree_scoring="ffb"``): made when the takers' total
+    reaches the bid *and* is more than the defence's (80 made 81 to 81 is failed); a capot
+    is 250 card points. Not coinched and made: the takers write the bid + their points, the
+    defence its points. Failed: the defence writes 160 + bid + all announcements, the takers
+    nothing. Coinched (surcoinched): the side that wins writes (160 + bid) x 2 (x 4) + its
+    announcements, the other side nothing.
+
+    Both: belote always stays with its holders (BGA: except to the defence of a failed
+    contrée with `Rules.belote_to_defence_on_failed`); with `Rules.round_points` the points
+    made are written rounded to the ten (`round_to_ten`).
 
     Raises:
         BeloteError: points or tricks do not add up.
@@ -116,7 +177,7 @@ def score_hand(
     capot_team = next((team for team in (0, 1) if tricks_won[team] == 8), None)
     cards = [0, 0]
     if capot_team is not None:
-        cards[capot_team] = CAPOT_POINTS
+        cards[capot_team] = FFB_CAPOT_POINTS if rules.is_ffb else CAPOT_POINTS
     else:
         cards = list(card_points)
     if last_trick_team is None and capot_team is not None:
@@ -132,11 +193,13 @@ def score_hand(
     totals = [cards[team] + ann[team] + bel[team] for team in (0, 1)]
     multiplier = 1
     if not rules.is_contree:
-        outcome, score, carry_out = _classic_outcome(takers, cards, ann, bel, totals, capot_team)
+        outcome, parts, carry_out = _classic_outcome(takers, cards, ann, bel, totals, capot_team)
     else:
-        outcome, score, multiplier = _contree_outcome(contract, rules, ann, bel, totals, capot_team)
+        outcome, parts, multiplier = _contree_outcome(contract, rules, cards, ann, bel, totals,
+                                                      capot_team)
         carry_out = 0
 
+    score = [parts.total(0), parts.total(1)]
     awarded = [0, 0]
     if outcome == "contention":
         carry_out += carried
@@ -150,6 +213,10 @@ def score_hand(
         outcome=outcome, capot_team=capot_team, hand_score=(score[0], score[1]),
         carried_in=carried, carried_awarded=(awarded[0], awarded[1]), carry_out=carry_out,
         announcement_team=ann_team, multiplier=multiplier, contract_value=contract.value,
+        scored_cards=(parts.cards[0], parts.cards[1]),
+        scored_contract=(parts.contract[0], parts.contract[1]),
+        scored_announcements=(parts.announcements[0], parts.announcements[1]),
+        scored_belote=(parts.belote[0], parts.belote[1]),
     )
 
 
@@ -170,53 +237,76 @@ def _announcement_points(
 def _classic_outcome(
     takers: int, cards: Sequence[int], ann: Sequence[int], bel: Sequence[int],
     totals: Sequence[int], capot_team: int | None,
-) -> tuple[Outcome, list[int], int]:
-    """(outcome, score per team, points held for the next hand) in classic belote."""
+) -> tuple[Outcome, _Parts, int]:
+    """(outcome, parts per team, points held for the next hand) in classic belote."""
     defenders = 1 - takers
-    score = [0, 0]
+    parts = _Parts.empty()
+    parts.belote = list(bel)
     carry_out = 0
     if totals[takers] > totals[defenders]:
         outcome: Outcome = "made"
-        score = list(totals)
+        parts.cards, parts.announcements = list(cards), list(ann)
     elif totals[takers] < totals[defenders]:
         outcome = "failed"
-        score[defenders] = (cards[defenders] if capot_team == defenders
-                            else HAND_POINTS_TOTAL) + ann[0] + ann[1] + bel[defenders]
-        score[takers] = bel[takers]
+        parts.cards[defenders] = (cards[defenders] if capot_team == defenders
+                                  else HAND_POINTS_TOTAL)
+        parts.announcements[defenders] = ann[0] + ann[1]
     else:
         outcome = "contention"
-        score[defenders] = totals[defenders]
-        score[takers] = bel[takers]
+        parts.cards[defenders] = cards[defenders]
+        parts.announcements[defenders] = ann[defenders]
         carry_out = totals[takers] - bel[takers]
-    return outcome, score, carry_out
+    return outcome, parts, carry_out
+
+
+def _is_contree_made(contract: Contract, rules: Rules, totals: Sequence[int],
+                     capot_team: int | None) -> bool:
+    """A capot bid needs all 8 tricks; another bid its value (FFB: and more than the defence)."""
+    takers = contract.taker_team
+    if contract.is_capot_bid:
+        return capot_team == takers
+    value = contract.value if contract.value is not None else CONTREE_VALUES[0]
+    if rules.is_ffb and totals[takers] <= totals[1 - takers]:
+        return False
+    return totals[takers] >= value
 
 
 def _contree_outcome(
-    contract: Contract, rules: Rules, ann: Sequence[int], bel: Sequence[int],
-    totals: Sequence[int], capot_team: int | None,
-) -> tuple[Outcome, list[int], int]:
-    """(outcome, score per team, multiplier) in contrée."""
+    contract: Contract, rules: Rules, cards: Sequence[int], ann: Sequence[int],
+    bel: Sequence[int], totals: Sequence[int], capot_team: int | None,
+) -> tuple[Outcome, _Parts, int]:
+    """(outcome, parts per team, multiplier) in contrée."""
     takers = contract.taker_team
     defenders = 1 - takers
-    score = [0, 0]
     value = contract.value if contract.value is not None else CONTREE_VALUES[0]
     multiplier = (1, 2, 4)[contract.coinche]
-    if contract.is_capot_bid:
-        made = capot_team == takers
-    else:
-        made = totals[takers] >= value
+    made = _is_contree_made(contract, rules, totals, capot_team)
     outcome: Outcome = "made" if made else "failed"
-    contract_part = value * multiplier if rules.multiplier == "contract" else value
-    if made:
-        score[takers] = totals[takers] - bel[takers] + contract_part
-        score[defenders] = totals[defenders] - bel[defenders]
-    else:
-        score[defenders] = CONTREE_FAILED_POINTS + contract_part + ann[0] + ann[1]
-    if rules.multiplier == "whole":
-        score = [points * multiplier for points in score]
-    for team in (0, 1):
-        if not made and team == takers and rules.belote_to_defence_on_failed:
-            score[defenders] += bel[takers]
+    winner = takers if made else defenders
+    made_points = [round_to_ten(p) for p in cards] if rules.round_points else list(cards)
+    parts = _Parts.empty()
+    if rules.is_ffb and multiplier > 1:
+        parts.contract[winner] = (CONTREE_FAILED_POINTS + value) * multiplier
+        parts.announcements[winner] = ann[winner] if made else ann[0] + ann[1]
+    elif rules.is_ffb or rules.multiplier == "contract":
+        if made:
+            parts.cards = made_points
+            parts.contract[takers] = value * multiplier
+            parts.announcements = list(ann)
         else:
-            score[team] += bel[team]
-    return outcome, score, multiplier
+            parts.contract[defenders] = CONTREE_FAILED_POINTS + value * multiplier
+            parts.announcements[defenders] = ann[0] + ann[1]
+    else:  # BGA, "whole": the hand's score, belote apart, times the multiplier
+        if made:
+            parts.cards = made_points
+            parts.contract[takers] = value
+            parts.announcements = list(ann)
+        else:
+            parts.contract[defenders] = CONTREE_FAILED_POINTS + value
+            parts.announcements[defenders] = ann[0] + ann[1]
+        parts.times(multiplier)
+    parts.belote = list(bel)
+    if not made and rules.belote_to_defence_on_failed and not rules.is_ffb:
+        parts.belote[defenders] += bel[takers]
+        parts.belote[takers] = 0
+    return outcome, parts, multiplier

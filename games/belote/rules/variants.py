@@ -11,11 +11,15 @@ Variant = Literal["classic", "contree"]
 UndertrumpRule = Literal["required", "optional"]
 MultiplierRule = Literal["contract", "whole"]
 AnnounceTieRule = Literal["nearest", "nobody"]
+ContreeScoringRule = Literal["bga", "ffb"]
+LitigeAtEndRule = Literal["lost", "played_out"]
 
 
 @dataclass(frozen=True)
 class Rules:
-    """Table options. Defaults are Board Game Arena's classic Belote.
+    """Table options. Defaults are Board Game Arena's classic Belote and the readings
+    Arena had before a rule became an option, so a hand record that lacks a key replays as
+    it did when it was written (new tables get their defaults from `options.OPTIONS`).
 
     Attributes:
         variant: ``"classic"`` (take/pass on a turned card) or ``"contree"`` (bids 80..160).
@@ -33,6 +37,17 @@ class Rules:
             the defence.
         multiplier: contrée, coinche multiplies the ``"contract"`` value or the ``"whole"``
             hand score.
+        contree_scoring: contrée, ``"bga"`` (BGA's seed 002 reading: made on reaching the
+            bid, coinche per ``multiplier``) or ``"ffb"`` (the French federation's: the takers
+            must reach the bid and score more than the defence; a coinched contract gives
+            (160 + bid) x 2, x 4 surcoinched, to the side that wins it and 0 to the other;
+            a capot is worth 250 card points). See `scoring.score_hand`.
+        round_points: contrée, the points made (cards and dix de der) are written rounded to
+            the nearest ten (a 5 rounds down: 85 -> 80, 86 -> 90); made or failed is decided
+            on the exact points.
+        litige_at_end: classic, points held by a contention when the target is reached:
+            ``"lost"`` (the game ends) or ``"played_out"`` (the game goes on until a hand is
+            won, which takes them).
         announcements: score tierce/quarte/quinte/carré announcements.
         announce_tie: equal best announcements: ``"nearest"`` (player nearest the first
             speaker wins) or ``"nobody"`` scores.
@@ -46,6 +61,9 @@ class Rules:
     contree_raise_sequence: bool = False
     belote_to_defence_on_failed: bool = False
     multiplier: MultiplierRule = "contract"
+    contree_scoring: ContreeScoringRule = "bga"
+    round_points: bool = False
+    litige_at_end: LitigeAtEndRule = "lost"
     announcements: bool = False
     announce_tie: AnnounceTieRule = "nearest"
     target: int = 1000
@@ -56,6 +74,8 @@ class Rules:
             "undertrump": ("required", "optional"),
             "multiplier": ("contract", "whole"),
             "announce_tie": ("nearest", "nobody"),
+            "contree_scoring": ("bga", "ffb"),
+            "litige_at_end": ("lost", "played_out"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:
@@ -70,6 +90,11 @@ class Rules:
     @property
     def is_contree(self) -> bool:
         return self.variant == "contree"
+
+    @property
+    def is_ffb(self) -> bool:
+        """Contrée scored by the French federation's rules."""
+        return self.is_contree and self.contree_scoring == "ffb"
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:

@@ -14,6 +14,8 @@
   const TEAM_COLORS = ["#2f6fb3", "#b8452f"];
   const PLAY_MS = 300; // a card's slide to the trick
   const DEAL_MS = 300; // a dealt card's slide to the hand
+  const PREF_FACES = 100, PREF_SORT = 101; // options.py PREFERENCES
+  const FACES_BY_VALUE = [null, "french", "german", "traditional"];
 
   // ------------------------------------------------------------------ card drawing
   const SUIT_PATHS = {
@@ -149,8 +151,9 @@
       // playCard's pause is its card's slide to the trick (PLAY_MS), which holds the queue.
       this.notifDurations = {bid: 350, contract: 700, trickWin: 750, newDeal: 300,
         announce: 500, belote: 500};
-      this.faces = localStorage.getItem("belote.faces") || "french";
-      this.sortMode = localStorage.getItem("belote.sort") || "1";
+      // The player's game preferences (options.py PREFERENCES), kept on the account.
+      this.faces = FACES_BY_VALUE[this.getGameUserPreference(PREF_FACES)] || "french";
+      this.sortMode = String(this.getGameUserPreference(PREF_SORT) || 1);
       this.replayMarks = ["newDeal"]; // a replay steps hand by hand from these
     }
 
@@ -165,6 +168,7 @@
       this.teamScores = (gd.team_scores || [0, 0]).slice();
       this.tricksWon = (gd.tricks_won || [0, 0]).slice();
       this.pendingScore = null;
+      this.shown = (gd.shown_announcements || []).slice();
       this.mySeat = this.isSpectator ? 0 : gd.seats[String(this.player_id)];
       this.root = document.getElementById("bt-root");
       this.setupStocks();
@@ -176,7 +180,7 @@
       sortSelect.value = this.sortMode;
       sortSelect.addEventListener("change", () => {
         this.sortMode = sortSelect.value;
-        localStorage.setItem("belote.sort", this.sortMode);
+        this.keepPreference(PREF_SORT, Number(this.sortMode));
         this.resortHand();
       });
       document.getElementById("bt-show-last").addEventListener("click", () => {
@@ -215,7 +219,7 @@
 
     setFaces(style, save) {
       this.faces = STYLES[style] ? style : "french";
-      if (save) localStorage.setItem("belote.faces", this.faces);
+      if (save) this.keepPreference(PREF_FACES, FACES_BY_VALUE.indexOf(this.faces));
       this.root.classList.remove("faces-french", "faces-german", "faces-traditional");
       this.root.classList.add("faces-" + this.faces);
       if (this.gd) {
@@ -225,6 +229,22 @@
         this.renderTurned();
         this.renderContract();
         if (this.sheet) this.renderSheet();
+      }
+    }
+
+    async keepPreference(prefId, value) {
+      try {
+        await this.setGameUserPreference(prefId, value);
+      } catch (err) {
+        this.showMessage(err.message || String(err), "error");
+      }
+    }
+
+    onGameUserPreferenceChanged(prefId, value) {
+      if (prefId === PREF_FACES && FACES_BY_VALUE[value] && FACES_BY_VALUE[value] !== this.faces) {
+        this.setFaces(FACES_BY_VALUE[value], false);
+        const select = document.getElementById("bt-faces");
+        if (select) select.value = this.faces;
       }
     }
 
@@ -322,7 +342,36 @@
         `<span class="bt-team-dot" style="background:${TEAM_COLORS[team]}"></span></div>` +
         `<div class="bt-backs" data-count="${count}">${backs}</div>` +
         `<div class="bt-tags"></div><div class="bt-bubble" hidden></div>`;
+      this.renderShown(pid);
       this.markActiveSeat();
+    }
+
+    /** The cards of ``pid``'s announcements that count, shown by its team during the second
+     * trick (``this.shown``: the announcementsScore notification's, or the page data's). */
+    renderShown(pid) {
+      const node = document.getElementById(`bt-seat-${this.pos(pid)}`);
+      if (!node) return;
+      const old = node.querySelector(".bt-shown");
+      if (old) old.remove();
+      const mine = (this.shown || []).filter((a) => Number(a.player_id) === Number(pid));
+      if (!mine.length) return;
+      const box = document.createElement("div");
+      box.className = "bt-shown";
+      box.dataset.player = pid;
+      box.innerHTML = mine.map((a) => `<div class="bt-shown-item"><span class="bt-shown-name">` +
+        `${esc(_(a.name))} <small>${esc(a.points)}</small></span>` +  // i18n: dynamic (a msgid received from the server)
+        `<span class="bt-shown-cards">${this.miniCards(a.cards)}</span></div>`).join("");
+      node.appendChild(box);
+    }
+
+    miniCards(codes) {
+      return (codes || []).map((code) =>
+        `<span class="bt-mini-card" data-card="${esc(code)}">${cardSVG(code, this.faces)}</span>`).join("");
+    }
+
+    showAnnouncementCards(shown) {
+      this.shown = (shown || []).slice();
+      for (const pid of this.gd.playerorder) this.renderShown(pid);
     }
 
     markActiveSeat() {
@@ -574,6 +623,7 @@
       this.contract = null;
       this.handStock.removeAll();
       this.tricksWon = [0, 0];
+      this.shown = [];
       const count = this.gd.rules && this.gd.rules.variant === "contree" ? 8 : 5;
       for (const pid of this.gd.playerorder) this.handCounts[String(pid)] = count;
       this.hideSummaryLater();
@@ -646,6 +696,10 @@
       this.bubble(n.args.player_id, esc(rebelote ? _("Rebelote!") : _("Belote!")), true);
     }
 
+    notif_announcementsScore(n) {
+      if (n.args.shown && n.args.shown.length) this.showAnnouncementCards(n.args.shown);
+    }
+
     notif_announce(n) {
       this.bubble(n.args.player_id, esc(_(n.args.announcement_name)) + ` <small>${n.args.points}</small>`, true);  // i18n: dynamic (a msgid received from the server)
       this.addAnnouncementTag(n.args.player_id, n.args.announcement_name);
@@ -662,6 +716,8 @@
       // The trick goes to the winner's seat.
       const seat = this.seatStocks[this.pos(winner)];
       await Promise.all(this.trickStock.getCards().map((card) => seat.addCard(card, {duration: 350})));
+      // The announcements shown after the first trick go back into their hands with the second.
+      if (n.args.trick_no >= 2 && this.shown && this.shown.length) this.showAnnouncementCards([]);
       this.renderScores();
     }
 
@@ -713,19 +769,31 @@
           <tr><th></th>${[0, 1].map((t) => `<th style="color:${TEAM_COLORS[t]}">${this.teamName(t)}</th>`).join("")}</tr>
           ${row(_("Card points"), "card_points")}
           ${row(_("of which dix de der"), "dix_de_der")}
-          ${row(_("Belote"), "belote", belote)}
-          ${row(_("Announcements"), "announcements")}
+          ${b.scored_cards ? `<tr class="bt-written"><th colspan="3">${esc(_("Written this hand"))}</th></tr>` +
+            row(_("Card points"), "scored_cards") + row(_("Contract"), "scored_contract") +
+            row(_("Belote"), "scored_belote", belote) + row(_("Announcements"), "scored_announcements")
+            : row(_("Belote"), "belote", belote) + row(_("Announcements"), "announcements")}
           ${b.carried_awarded && (b.carried_awarded[0] || b.carried_awarded[1]) ? row(_("Carried from the last hand"), "carried_awarded") : ""}
           ${b.multiplier && b.multiplier > 1 ? `<tr><th>${esc(_("Multiplier"))}</th><td colspan="2">×${b.multiplier}</td></tr>` : ""}
           <tr class="bt-hand-score"><th>${esc(_("Hand score"))}</th>${[0, 1].map((t) => `<td>${line.points[t]}</td>`).join("")}</tr>
           <tr class="bt-total"><th>${esc(_("Total"))}</th>${[0, 1].map((t) => `<td>${line.totals[t]}</td>`).join("")}</tr>
         </table>
+        ${this.shownSummary(b.shown)}
         ${b.carry_out ? `<p class="bt-carry">${esc(_("Held for the next hand"))}: ${b.carry_out}</p>` : ""}
         ${b.capot ? `<p class="bt-capot">${esc(_("Capot!"))}</p>` : ""}
         <button type="button" class="action-button blue" id="bt-summary-close">${esc(_("Continue"))}</button>
       </div>`;
       node.hidden = false;
       node.querySelector("#bt-summary-close").addEventListener("click", () => { node.hidden = true; });
+    }
+
+    /** The announcements that counted, with their cards, for the end-of-hand summary. */
+    shownSummary(shown) {
+      if (!shown || !shown.length) return "";
+      return `<div class="bt-summary-shown"><h3>${esc(_("Announcements shown"))}</h3><ul>` +
+        shown.map((a) => `<li data-player="${esc(a.player_id)}"><b>${esc(this.playerName(a.player_id))}</b> · ` +
+          `${esc(_(a.name))} <small>${esc(a.points)}</small> ` +  // i18n: dynamic (a msgid received from the server)
+          `<span class="bt-shown-cards">${this.miniCards(a.cards)}</span></li>`).join("") + `</ul></div>`;
     }
 
     hideSummaryLater() {
