@@ -104,7 +104,8 @@ def _postgres(db: TableConnection) -> Catalog:
     for c in db.execute(
         "SELECT c.relname AS tbl, a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type, "
         "a.attnotnull AS nn, pg_get_expr(d.adbin, d.adrelid) AS dflt, a.attidentity AS ident, "
-        "a.attgenerated AS gen, COALESCE(array_position(p.indkey::int2[], a.attnum), 0) AS pk "
+        "a.attgenerated AS gen, COALESCE(array_position(p.indkey::int2[], a.attnum) "
+        "- array_lower(p.indkey::int2[], 1) + 1, 0) AS pk "  # int2vector counts from 0
         "FROM pg_class AS c JOIN pg_attribute AS a ON a.attrelid = c.oid "
         "LEFT JOIN pg_attrdef AS d ON d.adrelid = c.oid AND d.adnum = a.attnum "
         "LEFT JOIN pg_index AS p ON p.indrelid = c.oid AND p.indisprimary "

@@ -37,6 +37,8 @@ def run_game_statement(db: TableConnection, statement: GameStatement, params: Se
         result = db.execute(texts[0], params)
         if result.affected is None:
             result.affected = len(result.rows) if kind == StatementKind.READ else result.rowcount
+        if result.insert_id is None:
+            result.insert_id = 0
         return result
     if statement.returns_rows_touched:
         return _upsert(db, statement, texts[0], params)
@@ -47,6 +49,8 @@ def run_game_statement(db: TableConnection, statement: GameStatement, params: Se
         result.affected = result.rowcount
     if kind in _INSERTS or kind in (StatementKind.UPSERT, StatementKind.REPLACE):
         result.insert_id = _first_insert_id(db, statement, result)
+    else:
+        result.insert_id = 0  # mysqli's insert_id after a statement that inserted nothing
     return result
 
 
@@ -82,5 +86,8 @@ def _upsert(db: TableConnection, statement: GameStatement, text: str,
         if chosen is not None and chosen.get(ROW_ID) is not None:
             insert_id = int(chosen[ROW_ID])
     affected = len(inserted) + 2 * len(updated)
+    if statement.kind == StatementKind.REPLACE:
+        # MariaDB counts a row replaced by an equal one once (the upsert left it alone)
+        affected += max((statement.value_rows or 0) - len(touched), 0)
     lastrowid = insert_id or None
     return Result([], len(touched), lastrowid, affected, insert_id)

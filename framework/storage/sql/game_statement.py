@@ -122,8 +122,7 @@ def translate_game_statement(sql: str, target: Target, shapes: SchemaShapes) -> 
             prepared = replace(prepared, is_replace=False)
         returning = kind in (StatementKind.UPSERT, StatementKind.REPLACE) and (
             tree.args.get("conflict") is not None)
-    if target == "postgresql":
-        bridge_loose_comparisons(tree, shapes)
+    bridge_loose_comparisons(tree, target, shapes)
     text = finish_params(translate_query_tree(tree, target, output_names=True,
                                               prepared=prepared), target)
     if returning:

@@ -1,10 +1,11 @@
 """MySQL's loose comparison of a string column with a number (``card_type = 3`` compares as
-numbers there), on PostgreSQL, where the schema says the column is a string."""
+numbers there) on SQLite and PostgreSQL, where the schema says the column is a string."""
 
 from __future__ import annotations
 
 from sqlglot import exp
 
+from framework.storage.sql.errors import Target
 from framework.storage.sql.shapes import SchemaShapes
 
 _COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
@@ -34,8 +35,9 @@ def _is_string_column(node: exp.Expr, tables: dict[str, str], shapes: SchemaShap
     return False
 
 
-def _as_number(column: exp.Expr) -> exp.Expr:
-    return exp.Anonymous(this="pg_temp.arena_number", expressions=[
+def _as_number(column: exp.Expr, target: Target) -> exp.Expr:
+    name = "pg_temp.arena_number" if target == "postgresql" else "arena_number"
+    return exp.Anonymous(this=name, expressions=[
         exp.Cast(this=column, to=exp.DataType.build("TEXT"))])
 
 
@@ -43,9 +45,11 @@ def _as_text(node: exp.Expr) -> exp.Expr:
     return exp.Cast(this=node, to=exp.DataType.build("TEXT"))
 
 
-def bridge_loose_comparisons(tree: exp.Expr, shapes: SchemaShapes) -> None:
+def bridge_loose_comparisons(tree: exp.Expr, target: Target, shapes: SchemaShapes) -> None:
     """``string_column <op> number`` compares the number MySQL reads from the string;
-    ``string_column = %s`` compares text (a parameter's type is known only when it runs)."""
+    ``string_column = %s`` compares text (a parameter's type is known only when it runs;
+    SQLite's column affinity makes the parameter text already)."""
+    text_params = target == "postgresql"
     tables = _tables(tree)
     if not tables:
         return
@@ -58,8 +62,8 @@ def bridge_loose_comparisons(tree: exp.Expr, shapes: SchemaShapes) -> None:
             if not items or not _is_string_column(column, tables, shapes):
                 continue
             if all(_is_number(i) for i in items):
-                column.replace(_as_number(column.copy()))
-            else:
+                column.replace(_as_number(column.copy(), target))
+            elif text_params:
                 for item in items:
                     if isinstance(item, exp.Placeholder) or _is_number(item):
                         item.replace(_as_text(item.copy()))
@@ -69,7 +73,7 @@ def bridge_loose_comparisons(tree: exp.Expr, shapes: SchemaShapes) -> None:
             if column is None or value is None or not _is_string_column(column, tables, shapes):
                 continue
             if _is_number(value):
-                column.replace(_as_number(column.copy()))
-            elif isinstance(value, exp.Placeholder):
+                column.replace(_as_number(column.copy(), target))
+            elif isinstance(value, exp.Placeholder) and text_params:
                 value.replace(_as_text(value.copy()))
             break

@@ -51,6 +51,9 @@ def _conflict_key(shape: TableShape, columns: list[str] | None, target: Target,
     if len(possible) <= 1 or target == "sqlite":
         return possible[0] if possible else None
     complete = [k for k in possible if given is None or all(c in given for c in k)]
+    if len(complete) > 1 and shape.primary_key in complete:
+        # the row's primary key decides; another key colliding with another row is an error
+        return shape.primary_key
     if len(complete) != 1:
         raise refuse(f"{construct} on a table with several unique keys", target,
                       "PostgreSQL resolves a conflict on one key only; give the columns of "
@@ -94,6 +97,11 @@ def _update_assignments(conflict: exp.OnConflict, qualifier: str
     changed: list[exp.Expr] = []
     for assignment in conflict.expressions:
         column, value = assignment.this, _values_to_excluded(assignment.expression)
+        for reference in list(value.find_all(exp.Column)):
+            if not reference.table:  # the row in the table (PostgreSQL needs it qualified)
+                reference.set("table", exp.to_identifier(qualifier))
+        if isinstance(value, exp.Column) and not value.table:
+            value.set("table", exp.to_identifier(qualifier))
         assignments.append(exp.EQ(this=exp.column(column.name), expression=value))
         changed.append(exp.NullSafeNEQ(this=exp.column(column.name, table=qualifier),
                                        expression=exp.Paren(this=value.copy())))
@@ -148,7 +156,10 @@ def rewrite_upsert(insert: exp.Insert, target: Target, shapes: SchemaShapes,
         assert isinstance(conflict, exp.OnConflict)
         assignments, changed = _update_assignments(conflict, table.alias_or_name)
     else:
-        assignments, changed = _replace_assignments(shape, columns, key, target), []
+        assignments = _replace_assignments(shape, columns, key, target)
+        changed = [exp.NullSafeNEQ(this=exp.column(a.this.name, table=table.alias_or_name),
+                                   expression=a.expression.copy())
+                   for a in assignments if isinstance(a.expression, exp.Column)]
     if target == "sqlite":
         _disambiguate_select(insert)
     if not assignments:
