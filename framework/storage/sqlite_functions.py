@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
+import functools
 import json
 import sqlite3
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
-from typing import Any
+from typing import Any, cast
 
 from framework.storage.sql.mysql_functions import json_path_steps
 
@@ -115,7 +116,10 @@ def from_unixtime(value: Any) -> str | None:
 
 
 def substring_index(text: Any, delimiter: Any, count: Any) -> str | None:
-    """>>> substring_index("a,b,c", ",", 2), substring_index("a,b,c", ",", -1)
+    """MySQL's SUBSTRING_INDEX: the text before the ``count``-th delimiter (after it, from
+    the end, when ``count`` is negative).
+
+    >>> substring_index("a,b,c", ",", 2), substring_index("a,b,c", ",", -1)
     ('a,b', 'c')
     """
     s, d = _text(text), _text(delimiter)
@@ -144,7 +148,9 @@ def _pad(text: Any, length: Any, fill: Any, left: bool) -> str | None:
 
 
 def lpad(text: Any, length: Any, fill: Any) -> str | None:
-    """>>> lpad(5, 3, "0"), lpad("abcd", 2, "x")
+    """MySQL's LPAD (a longer text is cut to ``length``).
+
+    >>> lpad(5, 3, "0"), lpad("abcd", 2, "x")
     ('005', 'ab')
     """
     return _pad(text, length, fill, True)
@@ -175,7 +181,9 @@ def truncate(value: Any, decimals: Any) -> int | float | None:
 
 
 def find_in_set(needle: Any, haystack: Any) -> int | None:
-    """>>> find_in_set(3, "1,2,3"), find_in_set("x", "")
+    """MySQL's FIND_IN_SET: the position of ``needle`` in a comma-separated list, 0 if absent.
+
+    >>> find_in_set(3, "1,2,3"), find_in_set("x", "")
     (3, 0)
     """
     n, h = _text(needle), _text(haystack)
@@ -266,13 +274,16 @@ class GroupConcat:
     def finalize(self) -> str | None:
         rows = self.rows
         for position in reversed(range(len(self.descending))):
-            rows.sort(key=lambda r, p=position: (r[1][p] is not None, _sortable(r[1][p])),
+            rows.sort(key=functools.partial(_sort_key, position),
                       reverse=self.descending[position])
         values = [text for text, _ in rows]
         if self.distinct:
-            seen: set[str] = set()
-            values = [v for v in values if not (v in seen or seen.add(v))]
+            values = list(dict.fromkeys(values))
         return self.separator.join(values) if values else None
+
+
+def _sort_key(position: int, row: tuple[str, list[Any]]) -> tuple[int, Any]:
+    return _sortable(row[1][position])
 
 
 def _sortable(value: Any) -> tuple[int, Any]:
@@ -319,4 +330,4 @@ def register_sqlite_functions(connection: sqlite3.Connection) -> None:
     ]
     for name, arity, function in functions:
         connection.create_function(name, arity, function, deterministic=True)
-    connection.create_aggregate("arena_group_concat", -1, GroupConcat)
+    connection.create_aggregate("arena_group_concat", -1, cast(Any, GroupConcat))
