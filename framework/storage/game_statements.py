@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from framework.storage.base import Result, TableConnection
+from framework.storage.sql.changed_rows import CHANGED_FLAG
 from framework.storage.sql.game_statement import INSERTED_FLAG, ROW_ID, GameStatement, StatementKind
 from framework.storage.sql.rand import SEED_MARKER
 
@@ -42,6 +43,8 @@ def run_game_statement(db: TableConnection, statement: GameStatement, params: Se
         return result
     if statement.returns_rows_touched:
         return _upsert(db, statement, texts[0], params)
+    if statement.counts_changes:
+        return _counted_update(db, statement, texts, params)
     result = db.execute(texts[0], params)
     if kind == StatementKind.READ:
         result.affected = len(result.rows)
@@ -61,6 +64,18 @@ def _first_insert_id(db: TableConnection, statement: GameStatement, result: Resu
         # consecutive ids: the rowid of the last row gives the first one's
         return int(result.lastrowid) - result.rowcount + 1
     return int(result.lastrowid)
+
+
+def _counted_update(db: TableConnection, statement: GameStatement, texts: Sequence[str],
+                    params: Sequence[Any]) -> Result:
+    """An UPDATE's matched rows (``rowcount``) and changed rows (``affected``)."""
+    if db.dialect == "postgresql":
+        flags = db.execute(texts[0], params).rows
+        return Result([], len(flags), None, sum(1 for f in flags if f[CHANGED_FLAG]), 0)
+    values = list(params)
+    matched = db.execute(texts[0], values[statement.set_params:]).rows[0]["n"]
+    changed = db.execute(texts[1], values + values[:statement.set_params])
+    return Result([], int(matched), None, changed.rowcount, 0)
 
 
 def _upsert(db: TableConnection, statement: GameStatement, text: str,

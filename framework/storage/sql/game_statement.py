@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 
 from sqlglot import exp
 
+from framework.storage.sql.changed_rows import ChangeCount, count_changed_rows
 from framework.storage.sql.errors import Target, check_target
 from framework.storage.sql.functions import check_policy
 from framework.storage.sql.generate import finish_params, generate, replace_placeholders
@@ -17,7 +18,7 @@ from framework.storage.sql.loose import bridge_loose_comparisons
 from framework.storage.sql.mysql_functions import map_mysql_json_for_mariadb
 from framework.storage.sql.names import quote_identifier
 from framework.storage.sql.parse import parse_prepared, prepare
-from framework.storage.sql.query import translate_query_tree
+from framework.storage.sql.query import transform_expressions, translate_query_tree
 from framework.storage.sql.rand import SEED_MARKER, seed_rand
 from framework.storage.sql.shapes import SchemaShapes
 from framework.storage.sql.translate import DML, translate_statements
@@ -57,6 +58,10 @@ class GameStatement:
     ``seeded``: the text holds ``SEED_MARKER``, to be replaced by a seed drawn from the
     table's random source when it runs. ``returns_rows_touched``: an upsert with a RETURNING
     of the rows it inserted or updated (``INSERTED_FLAG`` on PostgreSQL, ``ROW_ID``).
+    ``counts_changes``: an UPDATE rewritten to count the rows it changes beside those it
+    matches (``changed_rows``): on SQLite ``statements`` is then the count of matched rows
+    (run with the parameters after the first ``set_params``) and the UPDATE (with those
+    ``set_params`` once more at the end); on PostgreSQL the UPDATE returns ``CHANGED_FLAG``.
     """
 
     statements: tuple[str, ...]
@@ -66,6 +71,8 @@ class GameStatement:
     auto_given: bool = False
     value_rows: int | None = None
     returns_rows_touched: bool = False
+    counts_changes: bool = False
+    set_params: int = 0
 
 
 def _statement_kind(tree: exp.Expr) -> StatementKind:
@@ -123,11 +130,23 @@ def translate_game_statement(sql: str, target: Target, shapes: SchemaShapes) -> 
         returning = kind in (StatementKind.UPSERT, StatementKind.REPLACE) and (
             tree.args.get("conflict") is not None)
     bridge_loose_comparisons(tree, target, shapes)
+    counts = ChangeCount()
+    after = None
+    if isinstance(tree, exp.Update):
+        def after(statement: exp.Expr) -> None:
+            assert isinstance(statement, exp.Update)
+            count_changed_rows(statement, target, counts)
     text = finish_params(translate_query_tree(tree, target, output_names=True,
-                                              prepared=prepared), target)
+                                              prepared=prepared, after_statement=after), target)
     if returning:
         text += _returning(target, auto_column)
-    return GameStatement((text,), kind, seeded, auto_column, auto_given, rows, returning)
+    texts: tuple[str, ...] = (text,)
+    if counts.count_query is not None:
+        transform_expressions(counts.count_query, target)
+        replace_placeholders(counts.count_query)
+        texts = (finish_params(generate(counts.count_query, target), target), text)
+    return GameStatement(texts, kind, seeded, auto_column, auto_given, rows, returning,
+                         counts.rewritten, counts.set_params)
 
 
 def _mysql_insert_kind(insert: exp.Insert, is_replace: bool) -> StatementKind:

@@ -43,7 +43,6 @@ UPDATE card SET card_location = 'hand', card_location_arg = 2301 WHERE card_loca
 UPDATE card SET card_location = 'hand', card_location_arg = 2302 WHERE card_location = 'deck' ORDER BY card_location_arg DESC LIMIT 3;
 SELECT card_location, card_location_arg, COUNT(*) AS nbr FROM card GROUP BY card_location, card_location_arg ORDER BY card_location, card_location_arg;
 SELECT card_id, card_type, card_type_arg, card_location, card_location_arg FROM card WHERE card_location = 'hand' AND card_location_arg = 2301 ORDER BY card_type, card_type_arg;
--- departs: sqlite postgresql affected
 UPDATE card SET card_location = 'hand' WHERE card_location = 'hand';
 UPDATE card SET card_location = 'table', card_location_arg = 2301 WHERE card_id =
   (SELECT m FROM (SELECT MIN(card_id) AS m FROM card WHERE card_location = 'hand' AND card_location_arg = 2301) AS c2);
