@@ -34,7 +34,7 @@ def translate_query_tree(tree: exp.Expr, target: Target, *, output_names: bool,
     if after_statement is not None:
         after_statement(tree)
     if output_names:
-        name_outputs(tree, target)
+        name_outputs(tree, target, prepared.text if prepared is not None else "")
     transform_expressions(tree, target)
     replace_placeholders(tree)
     return generate(tree, target)

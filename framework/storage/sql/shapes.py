@@ -38,15 +38,15 @@ class TableShape:
         return column is not None and column.is_string
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SchemaShapes:
     """Every table of one database, by lower-case name. Equal schemas are one object
-    (:func:`intern_shapes`), so the translations cached for one table serve every table of the
-    same game."""
+    (:func:`intern_shapes`), compared and hashed by identity (they key the translation cache:
+    the translations cached for one table serve every table of the same game, at the cost of
+    a pointer's hash per statement)."""
 
     tables: tuple[TableShape, ...] = ()
-    _by_name: dict[str, TableShape] = field(default_factory=dict, compare=False, hash=False,
-                                            repr=False)
+    _by_name: dict[str, TableShape] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self._by_name.update({t.name.lower(): t for t in self.tables})
@@ -57,19 +57,22 @@ class SchemaShapes:
 
 NO_SHAPES = SchemaShapes()
 
-_interned: dict[SchemaShapes, SchemaShapes] = {}
+_interned: dict[tuple[TableShape, ...], SchemaShapes] = {}
 _intern_lock = threading.Lock()
 
 
 def intern_shapes(tables: Iterable[TableShape]) -> SchemaShapes:
-    """The one :class:`SchemaShapes` object equal to ``tables`` (sorted by name).
+    """The one :class:`SchemaShapes` object holding ``tables`` (sorted by name).
 
     >>> a = intern_shapes([TableShape("t", (ColumnShape("a"),))])
     >>> a is intern_shapes([TableShape("t", (ColumnShape("a"),))])
     True
     """
-    shapes = SchemaShapes(tuple(sorted(tables, key=lambda t: t.name.lower())))
+    key = tuple(sorted(tables, key=lambda t: t.name.lower()))
     with _intern_lock:
-        if len(_interned) > 10_000:
-            _interned.clear()
-        return _interned.setdefault(shapes, shapes)
+        shapes = _interned.get(key)
+        if shapes is None:
+            if len(_interned) > 10_000:
+                _interned.clear()
+            shapes = _interned[key] = SchemaShapes(key)
+        return shapes

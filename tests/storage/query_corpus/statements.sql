@@ -252,6 +252,12 @@ SELECT c1.card_id, c2.card_id AS other FROM card c1 JOIN card c2 ON c2.card_type
 SELECT player_name FROM player WHERE player_id NOT IN (SELECT card_location_arg FROM card WHERE card_location = 'hand') ORDER BY player_name;
 SELECT MAX(card_type_arg) - MIN(card_type_arg) AS spread FROM card WHERE card_location = 'deck';
 
+-- Expressions without an alias are named by their text, as MySQL names them
+SELECT COUNT(*) FROM card;
+SELECT MAX(player_score), MIN(player_no), count(DISTINCT player_color) FROM player;
+SELECT 'literal', 42, player_id FROM player WHERE player_no = 1;
+SELECT card_type_arg + 1, UPPER(card_type) FROM card WHERE card_id = 3;
+
 -- Framework tables as games read them
 INSERT INTO stats (stats_type, stats_player_id, stats_value) VALUES (10, 2301, 0), (10, 2302, 0);
 UPDATE stats SET stats_value = stats_value + 1 WHERE stats_type = 10 AND stats_player_id = 2301;
