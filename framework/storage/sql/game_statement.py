@@ -108,8 +108,9 @@ def translate_game_statement(sql: str, target: Target, shapes: SchemaShapes) -> 
         table, columns = insert_table(tree)
         shape = shapes.table(table.name) if table is not None else None
         auto_column = shape.auto_column if shape is not None else None
-        auto_given = auto_column is not None and (
-            columns is None or auto_column in {c.lower() for c in columns})
+        auto_given = auto_column is not None and _gives_auto_values(
+            tree, columns if columns is not None else [c.name for c in shape.columns]
+            if shape is not None else [], auto_column)
         rows = value_rows(tree)
         if target == "mysql":
             kind = _mysql_insert_kind(tree, prepared.is_replace)
@@ -147,6 +148,20 @@ def translate_game_statement(sql: str, target: Target, shapes: SchemaShapes) -> 
         texts = (finish_params(generate(counts.count_query, target), target), text)
     return GameStatement(texts, kind, seeded, auto_column, auto_given, rows, returning,
                          counts.rewritten, counts.set_params)
+
+
+def _gives_auto_values(insert: exp.Insert, columns: list[str], auto_column: str) -> bool:
+    """Whether the INSERT gives the AUTO_INCREMENT column values (NULL everywhere: it does not)."""
+    lowered = [c.lower() for c in columns]
+    if auto_column not in lowered:
+        return False
+    values = insert.expression
+    if not isinstance(values, exp.Values):
+        return True
+    position = lowered.index(auto_column)
+    return not all(isinstance(row, exp.Tuple) and len(row.expressions) > position
+                   and isinstance(row.expressions[position], exp.Null)
+                   for row in values.expressions)
 
 
 def _mysql_insert_kind(insert: exp.Insert, is_replace: bool) -> StatementKind:

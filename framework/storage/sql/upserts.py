@@ -157,9 +157,15 @@ def rewrite_upsert(insert: exp.Insert, target: Target, shapes: SchemaShapes,
         assignments, changed = _update_assignments(conflict, table.alias_or_name)
     else:
         assignments = _replace_assignments(shape, columns, key, target)
+        # MariaDB replaces a row in place when the table has one unique key, and then counts
+        # a row equal to the new one once: such a row is left alone here too. With several
+        # keys it deletes and inserts (2 rows), and columns the statement leaves out go back
+        # to their defaults: the row is always rewritten then.
         changed = [exp.NullSafeNEQ(this=exp.column(a.this.name, table=table.alias_or_name),
-                                   expression=a.expression.copy())
-                   for a in assignments if isinstance(a.expression, exp.Column)]
+                                   expression=a.expression.copy()) for a in assignments]
+        if len(shape.unique_keys) > 1 or not all(isinstance(a.expression, exp.Column)
+                                                 for a in assignments):
+            changed = []
     if target == "sqlite":
         _disambiguate_select(insert)
     if not assignments:

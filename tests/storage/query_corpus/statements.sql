@@ -144,8 +144,12 @@ SELECT token_id, token_key, token_location, token_state FROM token ORDER BY toke
 SELECT token_location, COUNT(*) AS n FROM token GROUP BY token_location ORDER BY token_location;
 INSERT IGNORE INTO token (token_key, token_location) VALUES ('meeple_1', 'board');
 INSERT INTO token (token_key, token_location, token_state) VALUES ('meeple_2', 'supply', 0) ON DUPLICATE KEY UPDATE token_state = token_state + 1;
+UPDATE token SET token_state = 5 WHERE token_id = 3;
+REPLACE INTO token (token_id, token_key, token_location) VALUES (3, 'meeple_3', 'supply');
+SELECT token_id, token_key, token_location, token_state FROM token WHERE token_id = 3;
 REPLACE INTO token (token_id, token_key, token_location) VALUES (3, 'meeple_3', 'bag');
 SELECT token_id, token_key, token_location, token_state FROM token WHERE token_id = 3;
+REPLACE INTO token (token_id, token_key, token_location, token_state) VALUES (3, 'meeple_3', 'bag', 0);
 SELECT token_key FROM token WHERE token_key LIKE 'meeple\_%' AND token_state > 0 ORDER BY token_key;
 DELETE FROM token WHERE token_location = 'bag' AND token_state = 0;
 SELECT COUNT(*) AS n FROM token;
@@ -270,6 +274,10 @@ SELECT MAX(gamelog_packet_id) AS last_packet FROM gamelog;
 TRUNCATE TABLE move_history;
 INSERT INTO move_history (move_player, move_time, move_action, move_args) VALUES (2301, '2024-04-01 00:00:00', 'restart', '{}');
 SELECT move_id, move_action FROM move_history;
+INSERT INTO move_history VALUES (NULL, 2302, '2024-04-01 00:01:00', 'pass', '{}'), (NULL, 2303, '2024-04-01 00:02:00', 'pass', '{}');
+INSERT INTO move_history (move_id, move_player, move_time, move_action, move_args) VALUES (10, 2301, '2024-04-01 00:03:00', 'jump', '{}');
+INSERT INTO move_history (move_player, move_time, move_action, move_args) VALUES (2302, '2024-04-01 00:04:00', 'after', '{}');
+SELECT move_id, move_action FROM move_history ORDER BY move_id;
 
 -- Seeded RAND(): the same answer on every backend of Arena
 -- rand
