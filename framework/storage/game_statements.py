@@ -81,20 +81,26 @@ def _counted_update(db: TableConnection, statement: GameStatement, texts: Sequen
 def _upsert(db: TableConnection, statement: GameStatement, text: str,
             params: Sequence[Any]) -> Result:
     """An ``ON CONFLICT`` upsert with a RETURNING of the rows it inserted or updated."""
-    before = None
+    before = rows_before = None
     if db.dialect == "sqlite":
         before = db.execute("SELECT last_insert_rowid() AS id").rows[0]["id"]
+        if statement.count_rows:
+            rows_before = db.execute(statement.count_rows).rows[0]["n"]
     result = db.execute(text, params)
     touched = result.rows
     if db.dialect == "postgresql":
         inserted = [r for r in touched if r[INSERTED_FLAG]]
         updated = [r for r in touched if not r[INSERTED_FLAG]]
-    elif len(touched) == 1 and result.lastrowid != before:
+    elif rows_before is not None:
+        # SQLite's RETURNING cannot tell inserted rows from updated ones, but the table grew
+        # by the rows inserted: the count is exact, which rows they were is a guess (the
+        # last id may be another inserted row's, docs/sql.md)
+        grown = db.execute(statement.count_rows).rows[0]["n"] - rows_before
+        inserted, updated = touched[len(touched) - grown:], touched[:len(touched) - grown]
+    elif touched and result.lastrowid != before:
         inserted, updated = touched, []
-    elif len(touched) == 1:
+    else:
         inserted, updated = [], touched
-    else:  # SQLite cannot tell which rows of a multi-row upsert were inserted
-        inserted, updated = touched, []
     insert_id = 0
     if statement.auto_column is not None:
         chosen = inserted[0] if inserted else (updated[-1] if updated else None)

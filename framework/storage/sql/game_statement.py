@@ -62,6 +62,8 @@ class GameStatement:
     matches (``changed_rows``): on SQLite ``statements`` is then the count of matched rows
     (run with the parameters after the first ``set_params``) and the UPDATE (with those
     ``set_params`` once more at the end); on PostgreSQL the UPDATE returns ``CHANGED_FLAG``.
+    ``count_rows``: SQLite's ``SELECT COUNT(*)`` of the table a multi-row upsert writes (run
+    before and after it: the rows it inserted, which its RETURNING cannot tell).
     """
 
     statements: tuple[str, ...]
@@ -73,6 +75,7 @@ class GameStatement:
     returns_rows_touched: bool = False
     counts_changes: bool = False
     set_params: int = 0
+    count_rows: str = ""
 
 
 def _statement_kind(tree: exp.Expr) -> StatementKind:
@@ -123,13 +126,16 @@ def translate_game_statement(sql: str, target: Target, shapes: SchemaShapes) -> 
             text = prepared.mysql_text
         return GameStatement((text,), kind, seeded, auto_column, auto_given, rows)
     returning = False
+    count_rows = ""
     if isinstance(tree, exp.Insert):
-        upsert, _ = rewrite_upsert(tree, target, shapes, prepared.is_replace)
+        upsert, shape = rewrite_upsert(tree, target, shapes, prepared.is_replace)
         kind = _UPSERT_KINDS[upsert]
         if prepared.is_replace:
             prepared = replace(prepared, is_replace=False)
         returning = kind in (StatementKind.UPSERT, StatementKind.REPLACE) and (
             tree.args.get("conflict") is not None)
+        if returning and target == "sqlite" and rows != 1 and shape is not None:
+            count_rows = f"SELECT COUNT(*) AS n FROM {quote_identifier(shape.name, target)}"
     bridge_loose_comparisons(tree, target, shapes)
     counts = ChangeCount()
     after = None
@@ -147,7 +153,7 @@ def translate_game_statement(sql: str, target: Target, shapes: SchemaShapes) -> 
         replace_placeholders(counts.count_query)
         texts = (finish_params(generate(counts.count_query, target), target), text)
     return GameStatement(texts, kind, seeded, auto_column, auto_given, rows, returning,
-                         counts.rewritten, counts.set_params)
+                         counts.rewritten, counts.set_params, count_rows)
 
 
 def _gives_auto_values(insert: exp.Insert, columns: list[str], auto_column: str) -> bool:

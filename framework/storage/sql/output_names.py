@@ -145,9 +145,14 @@ def name_outputs(tree: exp.Expr, target: Target, source_text: str = "") -> None:
                 if isinstance(identifier, exp.Identifier):
                     identifier.meta[_KEEP_CASE] = True
                     names.setdefault(identifier.name.lower(), identifier.name)
-    if target != "postgresql" or not selects:
-        return
-    # ORDER BY / GROUP BY items naming an output column must match its exact spelling.
+    if target == "postgresql" and selects:
+        _spell_output_references(tree, selects, names)
+
+
+def _spell_output_references(tree: exp.Expr, selects: list[exp.Select],
+                             names: dict[str, str]) -> None:
+    """PostgreSQL: ORDER BY / GROUP BY items naming an output column must match its exact
+    spelling."""
     holders: list[exp.Expr] = list(selects)
     if isinstance(tree, exp.SetOperation):
         holders.append(tree)

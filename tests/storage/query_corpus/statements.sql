@@ -16,7 +16,6 @@ INSERT INTO global (global_id, global_value) VALUES (10, 0), (11, 1);
 INSERT INTO global (global_id, global_value) VALUES (12, 5) ON DUPLICATE KEY UPDATE global_value = VALUES(global_value);
 INSERT INTO global (global_id, global_value) VALUES (12, 7) ON DUPLICATE KEY UPDATE global_value = VALUES(global_value);
 INSERT INTO global (global_id, global_value) VALUES (12, 7) ON DUPLICATE KEY UPDATE global_value = VALUES(global_value);
--- departs: sqlite affected
 INSERT INTO global (global_id, global_value) VALUES (10, 3), (13, 1) ON DUPLICATE KEY UPDATE global_value = VALUES(global_value);
 INSERT INTO global (global_id, global_value) VALUES (11, 1) ON DUPLICATE KEY UPDATE global_value = global_value + 1;
 SELECT global_id, global_value FROM global ORDER BY global_id;
