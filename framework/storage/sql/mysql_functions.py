@@ -21,7 +21,6 @@ _DONE = "arena_mapped"
 #: compound units such as DAY_HOUR are refused).
 UNITS = ("SECOND", "MINUTE", "HOUR", "DAY", "WEEK", "MONTH", "QUARTER", "YEAR")
 
-_PG_UNIT_SECONDS = {"SECOND": 1, "MINUTE": 60, "HOUR": 3600, "DAY": 86400, "WEEK": 604800}
 _DATE_ONLY = re.compile(r"^\d{4}-\d{1,2}-\d{1,2}$")
 _JSON_PATH_STEP = re.compile(r'\.([A-Za-z_$][\w$]*)|\."([^"]*)"|\[(\d+)\]')
 
