@@ -22,6 +22,7 @@ from framework.game.states import State, StateType
 from framework.game.table_clocks import TableClocks, table_status
 from framework.game.table_context import TIME_FORMAT, ActionContext
 from framework.game.table_logs import TableLogs
+from framework.storage.sql.rand import MODULUS as RAND_MODULUS
 
 __all__ = ["TIME_FORMAT", "ActionContext", "Table", "table_status"]
 
@@ -265,6 +266,10 @@ class Table(TableClocks, TableLogs, ModernServices):
             move = self._read_global(GLOBAL_MOVE) or 0
             self._random = random.Random(f"{seed}:{move}")
         return self._random
+
+    def sql_random_seed(self) -> int:
+        """The seed of a statement's ``RAND()``, from this request's random source."""
+        return self.random.randrange(1, RAND_MODULUS)
 
     def bga_rand(self, low: int, high: int) -> int:
         """A random integer in ``low..high`` inclusive (BGA's ``bga_rand``)."""

@@ -9,8 +9,10 @@ from typing import Any
 from framework.core.errors import GameSystemError
 from framework.game.table_context import ActionContext
 from framework.storage.base import Result, TableConnection
-from framework.storage.sql.translate import translate_query, translate_statements
+from framework.storage.game_statements import run_game_statement
+from framework.storage.sql.game_statement import translate_game_statement
 from framework.storage.sql.writes import analyse_writes
+from framework.storage.table_shapes import shapes_of
 
 # Columns of ``player`` that the players helpers cache for the request.
 CACHED_PLAYER_COLUMNS = (
@@ -61,7 +63,10 @@ class TableDatabase:
         self._globals = self._players = None
 
     def db_query(self, sql: str, params: Sequence[Any] = ()) -> Result:
-        """Run one statement written in MySQL's dialect (``%s`` for parameters)."""
+        """Run one statement written in MySQL's dialect (``%s`` for parameters), translated
+        with what the table's schema says (``docs/sql.md``): upserts on its keys, ``RAND()``
+        seeded from the table's random source, MySQL's answers in ``affected`` and
+        ``insert_id``."""
         _check_params("db_query", params, None)
         writes = analyse_writes(sql)
         if writes is not None:
@@ -69,21 +74,31 @@ class TableDatabase:
                 self._globals = None
             if writes.may_change("player", CACHED_PLAYER_COLUMNS):
                 self._players = None
-            if writes.is_ddl:
-                # DDL can take several statements on the target (SQLite: one ADD each).
-                result = Result([], 0, None)
-                for statement in translate_statements(sql, self._db.dialect):
-                    result = self._db.execute(statement, params)
-                return result
-        return self._db.execute(translate_query(sql, self._db.dialect), params)
+        statement = translate_game_statement(sql, self._db.dialect, shapes_of(self._db))
+        return run_game_statement(self._db, statement, params, self.sql_random_seed)
 
-    def db_get_last_id(self, result: Result) -> int | None:
-        """The id the INSERT of ``result`` gave its row (BGA's ``DbGetLastId``)."""
-        return result.lastrowid
+    def sql_random_seed(self) -> int:
+        """The seed of a statement's ``RAND()`` calls: from the table's random source
+        (``Table`` overrides this with its per-move ``random``), so a table replays.
+
+        Raises:
+            GameSystemError: this database helper has no random source.
+        """
+        raise GameSystemError("RAND() needs the table's random source (use it from a Table)")
+
+    def db_get_last_id(self, result: Result) -> int:
+        """The id the INSERT of ``result`` generated, as mysqli gives it on BGA
+        (``DbGetLastId``): the first one of a multi-row INSERT, the id of the row an upsert
+        updated, 0 when none (an ignored row, a table without AUTO_INCREMENT)."""
+        if result.insert_id is not None:
+            return result.insert_id
+        return int(result.lastrowid or 0)
 
     def db_affected_row(self, result: Result) -> int:
-        """The rows the statement of ``result`` matched (BGA's ``DbAffectedRow``)."""
-        return result.rowcount
+        """The rows the statement of ``result`` affected, as mysqli counts them on BGA
+        (``DbAffectedRow``): 2 for a row an upsert or REPLACE replaced, 0 for an ignored or
+        unchanged one (see docs/sql.md for the backends that count an UPDATE's matched rows)."""
+        return result.affected if result.affected is not None else result.rowcount
 
     @staticmethod
     def escape_string_for_db(text: str) -> str:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from framework.storage.sql.errors import Target as Target  # the backends import it from here
+from framework.storage.sql.shapes import SchemaShapes
 
 COPY_PREFIXES = ("zz_replay1_", "zz_replay2_", "zz_replay3_", "zz_savepoint_")
 SLOT_PREFIXES = {1: "zz_replay1_", 2: "zz_replay2_", 3: "zz_replay3_"}
@@ -21,11 +22,19 @@ class DDLNeededError(RuntimeError):
 
 @dataclass
 class Result:
-    """Rows of one statement (as dicts, in column order) and what it changed."""
+    """Rows of one statement (as dicts, in column order) and what it changed.
+
+    ``rowcount`` counts the rows an UPDATE matched on every backend (the framework's "update,
+    else insert" relies on it). ``affected`` and ``insert_id``, when set, are mysqli's answers
+    on BGA (``DbAffectedRow``: rows changed, 2 for a row an upsert or REPLACE replaced;
+    ``DbGetLastId``: the first id generated, 0 when none), as a game's ``db_query`` gives them.
+    """
 
     rows: list[dict[str, Any]]
     rowcount: int
     lastrowid: int | None
+    affected: int | None = None
+    insert_id: int | None = None
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         return iter(self.rows)
@@ -42,6 +51,9 @@ class TableConnection(Protocol):
     dialect: Target
     table_id: int
     ids_may_gap: bool
+    #: The shapes of this database's tables (``framework.storage.table_shapes``), kept until
+    #: the next DDL statement on it; None when not read yet.
+    schema_shapes: SchemaShapes | None
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
         """Run one statement written in this backend's own dialect."""

@@ -154,7 +154,8 @@ _PG_CATALOG = (
     "format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull AS flag, "
     "pg_get_expr(d.adbin, d.adrelid) AS dflt, CASE WHEN a.attidentity <> '' THEN 'identity' "
     "WHEN a.attgenerated <> '' THEN 'generated' ELSE '' END AS extra, "
-    "COALESCE(array_position(p.indkey::int2[], a.attnum), 0)::int AS pk "
+    "COALESCE(array_position(p.indkey::int2[], a.attnum) "
+    "- array_lower(p.indkey::int2[], 1) + 1, 0)::int AS pk "  # int2vector counts from 0
     "FROM pg_class AS c JOIN pg_attribute AS a ON a.attrelid = c.oid "
     "LEFT JOIN pg_attrdef AS d ON d.adrelid = c.oid AND d.adnum = a.attnum "
     "LEFT JOIN pg_index AS p ON p.indrelid = c.oid AND p.indisprimary "

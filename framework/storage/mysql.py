@@ -18,7 +18,7 @@ from typing import Any
 
 import pymysql
 import pymysql.converters
-from pymysql.constants import CLIENT, FIELD_TYPE
+from pymysql.constants import FIELD_TYPE
 
 from framework.core.errors import StorageUnavailableError
 from framework.storage.base import DDLNeededError, Result, Target
@@ -26,6 +26,7 @@ from framework.storage.mysql_overlay import Overlay
 from framework.storage.pool import ConnectionPool
 from framework.storage.sql.ddl import copy_table_sql
 from framework.storage.sql.names import quote_identifier
+from framework.storage.sql.shapes import SchemaShapes
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,9 @@ def _unavailable(exc: BaseException, code: str = "storage_unavailable") -> Stora
 _DDL = re.compile(r"^\s*(CREATE|ALTER|DROP|RENAME|TRUNCATE)\b", re.IGNORECASE)
 
 
+_ROWS_MATCHED = re.compile(rb"Rows matched: (\d+)")
+
+
 def _is_ddl(sql: str) -> bool:
     """Whether MariaDB would commit the transaction for ``sql`` (the statements
     ``dbmodel.sql``, ``self.migrate`` and the framework's copies send)."""
@@ -77,8 +81,10 @@ class MySQLTableConnection:
 
     dialect: Target = "mysql"
 
-    def __init__(self, raw: pymysql.connections.Connection[Any]) -> None:
+    def __init__(self, raw: pymysql.connections.Connection[Any],
+                 shapes: dict[str, SchemaShapes] | None = None) -> None:
         self.raw = raw
+        self._shapes: dict[str, SchemaShapes] = {} if shapes is None else shapes
         self.table_id = 0
         self.database = ""
         self.namespace: str | None = None  # the database selected with USE
@@ -92,12 +98,34 @@ class MySQLTableConnection:
         self.overlay: Overlay | None = None
         self._cur = raw.cursor()
 
+    @property
+    def schema_shapes(self) -> SchemaShapes | None:
+        return self._shapes.get(self.database)
+
+    @schema_shapes.setter
+    def schema_shapes(self, shapes: SchemaShapes | None) -> None:
+        if shapes is None:
+            self._shapes.pop(self.database, None)
+        else:
+            self._shapes[self.database] = shapes
+
     def execute(self, sql: str, params: Sequence[Any] | None = ()) -> Result:
         """Run one statement (``%s`` parameters; a literal ``%`` is written ``%%``). With
-        ``params`` None the text is sent as it is (no ``%`` processing)."""
+        ``params`` None the text is sent as it is (no ``%`` processing).
+
+        ``rowcount`` of an UPDATE is the rows it matched (read from the server's info
+        message), as on the other backends; ``affected`` is the rows it changed, as mysqli
+        counts them on BGA."""
         cur = self._run(sql, params) if self.overlay is None else self.overlay.run(self, sql, params)
         if cur.description is None:
-            return Result([], cur.rowcount, cur.lastrowid or None)
+            affected = cur.rowcount
+            rowcount = affected
+            message = getattr(getattr(cur, "_result", None), "message", None)
+            if message:
+                matched = _ROWS_MATCHED.search(message)
+                if matched is not None:
+                    rowcount = int(matched.group(1))
+            return Result([], rowcount, cur.lastrowid or None, affected, cur.lastrowid or 0)
         names = [d[0] for d in cur.description]
         rows = [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
         return Result(rows, cur.rowcount, None)
@@ -107,9 +135,11 @@ class MySQLTableConnection:
         return self._run(sql, params)
 
     def _run(self, sql: str, params: Sequence[Any] | None) -> Any:
-        if self.refuse_ddl and _is_ddl(sql):
-            self.ddl_refused = True
-            raise DDLNeededError(f"DDL in an upgrade run in place: {sql[:80]}")
+        if _is_ddl(sql):
+            if self.refuse_ddl:
+                self.ddl_refused = True
+                raise DDLNeededError(f"DDL in an upgrade run in place: {sql[:80]}")
+            self._shapes.clear()  # an upgrade's copy is renamed in: forget every database
         try:
             self._cur.execute(sql, tuple(params) if params is not None else None)
         except pymysql.err.InterfaceError as exc:
@@ -164,6 +194,7 @@ class MySQLTableConnection:
             raise DDLNeededError("Alembic's operations in an upgrade run in place")
         if self.overlay is not None and not self.overlay.full:  # its statements are not seen
             self.overlay.copy_all(self)
+        self._shapes.clear()
         return self.raw
 
     # ------------------------------------------------------------------ sessions
@@ -233,6 +264,8 @@ class MySQLStore:
         self.connect_args = dict(connect_args)
         self.base = base
         self.lock_wait_s = lock_wait_s
+        # database -> its tables' shapes (framework.storage.table_shapes), forgotten after DDL.
+        self.shapes: dict[str, SchemaShapes] = {}
         self.pool: ConnectionPool[MySQLTableConnection] = ConnectionPool(
             self._connect, lambda c: c.close(), size=pool_size)
 
@@ -240,13 +273,14 @@ class MySQLStore:
         return f"{self.base}_t{int(table_id)}"
 
     def _connect(self) -> MySQLTableConnection:
-        # FOUND_ROWS: an UPDATE's rowcount counts the rows it matched, as on SQLite and
-        # PostgreSQL (the framework's "update, else insert" relies on it).
+        # No CLIENT.FOUND_ROWS, as mysqli on BGA: the affected rows of an UPDATE are the rows
+        # it changed; execute() reads the rows it matched from the info message (the
+        # framework's "update, else insert" relies on those).
         raw = pymysql.connect(**self.connect_args, autocommit=True, charset="utf8mb4",
-                              conv=CONVERSIONS, connect_timeout=10, client_flag=CLIENT.FOUND_ROWS)
+                              conv=CONVERSIONS, connect_timeout=10)
         with raw.cursor() as cur:
             cur.execute("SET time_zone = '+00:00'")
-        return MySQLTableConnection(raw)
+        return MySQLTableConnection(raw, self.shapes)
 
     def _admin(self, sql: str, params: Sequence[Any] | None = None) -> list[dict[str, Any]]:
         with self.pool.checkout() as conn:

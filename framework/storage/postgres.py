@@ -25,8 +25,10 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from framework.core.errors import StorageUnavailableError
 from framework.storage.base import Result, Target
 from framework.storage.pool import lock_namespace
+from framework.storage.postgres_functions import FUNCTIONS
 from framework.storage.sql.ddl import copy_table_sql
 from framework.storage.sql.names import quote_identifier
+from framework.storage.sql.shapes import SchemaShapes
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +74,17 @@ class PostgresTableConnection:
         self.schema = ""
         self.broken = False
         self._cur = raw.cursor()
+
+    @property
+    def schema_shapes(self) -> SchemaShapes | None:
+        return self.store.shapes.get(self.schema)
+
+    @schema_shapes.setter
+    def schema_shapes(self, shapes: SchemaShapes | None) -> None:
+        if shapes is None:
+            self.store.shapes.pop(self.schema, None)
+        else:
+            self.store.shapes[self.schema] = shapes
 
     # ------------------------------------------------------------------ statements
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
@@ -158,6 +171,7 @@ class PostgresTableConnection:
         self.execute(copy_table_sql(source, target, "postgresql"))
 
     def dbapi_connection(self) -> Any:
+        self.store.forget_identities(self.schema)  # Alembic's operations change the schema
         return self.raw
 
     # ------------------------------------------------------------------ transactions
@@ -189,6 +203,7 @@ class PostgresTableConnection:
             raise unavailable(exc) from exc
 
     def rollback(self) -> None:
+        self.store.forget_identities(self.schema)  # DDL of the transaction may be undone
         self._rollback_quietly()
 
     def _rollback_quietly(self) -> None:
@@ -210,6 +225,7 @@ def _configure(raw: psycopg.Connection[Any]) -> None:
     """Every new connection: NUMERIC as int or float, times in UTC."""
     raw.adapters.register_loader("numeric", _NumericLoader)
     raw.execute("SET TIME ZONE 'UTC'")
+    raw.execute(FUNCTIONS)
 
 
 def _literal(text: str) -> str:
@@ -238,6 +254,8 @@ class PostgresStore:
         self.lock_space = lock_namespace(f"{dbname}/{prefix}")
         # schema -> table -> its identity column (for lastrowid), forgotten after DDL.
         self.identities: dict[str, dict[str, str | None]] = {}
+        # schema -> its tables' shapes (framework.storage.table_shapes), forgotten after DDL.
+        self.shapes: dict[str, SchemaShapes] = {}
         self.pool_size = pool_size
         self._pool: ConnectionPool[psycopg.Connection[Any]] | None = None
         self._pool_pid = 0
@@ -298,7 +316,9 @@ class PostgresStore:
             pool.putconn(raw)
 
     def forget_identities(self, schema: str) -> None:
+        """Forget what was learnt of ``schema``'s tables (after DDL)."""
         self.identities.pop(schema, None)
+        self.shapes.pop(schema, None)
 
     def _admin(self, sql: str, params: Sequence[Any] | None = None) -> list[tuple[Any, ...]]:
         """One statement in its own transaction (schemas are created and dropped one by one)."""

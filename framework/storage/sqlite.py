@@ -17,6 +17,8 @@ from framework.core.errors import StorageUnavailableError
 from framework.storage.base import Result, Target
 from framework.storage.sql.ddl import copy_table_sql
 from framework.storage.sql.names import quote_identifier
+from framework.storage.sql.shapes import SchemaShapes
+from framework.storage.sqlite_functions import register_sqlite_functions
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +45,8 @@ def storage_failure(exc: sqlite3.Error, table_id: int) -> StorageUnavailableErro
             return err
     return None
 
+
+_DDL_HEADS = ("CREA", "ALTE", "DROP")
 
 #: Table files and the folders that hold them are their owner's alone (a table file holds
 #: every hand; SQLite gives its ``-wal`` and ``-shm`` files the database file's mode).
@@ -88,6 +92,7 @@ class SQLiteTableConnection:
             self.raw.execute("PRAGMA journal_mode=WAL")
             self.raw.execute("PRAGMA synchronous=NORMAL")
             self.raw.execute("PRAGMA foreign_keys=ON")
+            register_sqlite_functions(self.raw)
         except sqlite3.OperationalError as exc:
             self.raw.close()
             failure = storage_failure(exc, table_id)
@@ -96,8 +101,11 @@ class SQLiteTableConnection:
             raise
         self.lock = threading.Lock()
         self.owner: int | None = None  # thread holding ``lock``
+        self.schema_shapes: SchemaShapes | None = None
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
+        if sql.lstrip()[:4].upper() in _DDL_HEADS:
+            self.schema_shapes = None
         try:
             cur = self.raw.execute(sql, tuple(params))
         except sqlite3.OperationalError as exc:
@@ -137,6 +145,7 @@ class SQLiteTableConnection:
         self.raw.execute(copy_table_sql(source, target, "sqlite"))
 
     def dbapi_connection(self) -> Any:
+        self.schema_shapes = None  # Alembic's operations change the schema behind execute()
         return self.raw
 
     def begin(self, write: bool) -> None:
@@ -160,6 +169,7 @@ class SQLiteTableConnection:
             raise
 
     def rollback(self) -> None:
+        self.schema_shapes = None  # DDL of the transaction may be undone
         if self.raw.in_transaction:
             try:
                 self.raw.execute("ROLLBACK")

@@ -10,9 +10,12 @@ from collections.abc import Iterator
 import pytest
 
 from framework.storage.sql.errors import SchemaError, SQLError, UnsupportedSQLError
+from framework.storage.sql.game_statement import translate_game_statement
 from framework.storage.sql.names import quote_identifier
+from framework.storage.sql.shapes import ColumnShape, TableShape, intern_shapes
 from framework.storage.sql.split import SourceStatement, split_statements
 from framework.storage.sql.translate import translate_dbmodel, translate_query, translate_statements
+from framework.testing import TestTable
 from tests.storage import test_dbmodel_corpus
 from tests.storage.test_dbmodel_corpus import Backend
 
@@ -478,13 +481,15 @@ def test_rand_is_refused_everywhere(target: str) -> None:
         ("REPLACE INTO global (global_id, global_value) VALUES (1, 2)", "REPLACE INTO",
          ["postgresql"]),
         ("SELECT @total := 1", "MySQL variable @total", TRANSLATED),
-        ("SELECT TIMESTAMPDIFF(SECOND, a, b) FROM t", "TIMESTAMPDIFF()", TRANSLATED),
-        ("SELECT FIND_IN_SET('a', x) FROM t", "FIND_IN_SET()", TRANSLATED),
+        ("SELECT TIMESTAMPDIFF(MICROSECOND, a, b) FROM t", "TIMESTAMPDIFF with unit MICROSECOND",
+         TRANSLATED),
+        ("SELECT FROM_UNIXTIME(n, '%Y') FROM t", "FROM_UNIXTIME(n, format)", TRANSLATED),
+        ("SELECT JSON_EXTRACT(j, '$[*]') FROM t", "JSON_EXTRACT() with a computed path or wildcards",
+         TRANSLATED),
         ("SELECT a, COUNT(*) FROM t GROUP BY a WITH ROLLUP", "GROUP BY ... WITH ROLLUP",
          TRANSLATED),
         ("SELECT x FROM t WHERE x = 'a' COLLATE utf8_general_ci", "COLLATE utf8_general_ci",
          TRANSLATED),
-        ("TRUNCATE TABLE card", "TRUNCATE TABLE", ["sqlite"]),
         ("ALTER TABLE card MODIFY card_type VARCHAR(40)", "ALTER TABLE ... MODIFY/CHANGE",
          ["sqlite"]),
         ("SET @a = 1", "SET", TARGETS),
@@ -568,3 +573,80 @@ def test_casts_and_functions_keep_their_mysql_meaning(game: Backend) -> None:
     if game.target != "sqlite":  # CONCAT_WS arrived in SQLite 3.44
         assert game.run("SELECT CONCAT_WS('-', card_type, NULL, card_type_arg) FROM card "
                         "WHERE card_id = 1") == [("heart-1",)]
+
+
+# ---------------------------------------------------------------------------------------------
+# A game's statements with the table's shapes (the query corpus covers the answers)
+
+
+GAME_SHAPES = intern_shapes([
+    TableShape("token", (ColumnShape("token_id"), ColumnShape("token_key", True),
+                         ColumnShape("token_code", True)),
+               ("token_id",), (("token_id",), ("token_key",), ("token_code",)), "token_id"),
+    TableShape("note", (ColumnShape("note_text", True),)),
+])
+
+
+def test_an_upsert_that_may_collide_on_two_keys_is_refused_by_name_on_postgresql() -> None:
+    sql = ("INSERT INTO token (token_key, token_code) VALUES ('a', 'b') "
+           "ON DUPLICATE KEY UPDATE token_code = VALUES(token_code)")
+    with pytest.raises(UnsupportedSQLError) as caught:
+        translate_game_statement(sql, "postgresql", GAME_SHAPES)
+    assert caught.value.construct == "ON DUPLICATE KEY UPDATE on a table with several unique keys"
+    # SQLite resolves a conflict on any key; the primary key decides when the row gives it
+    assert "ON CONFLICT DO UPDATE" in translate_game_statement(sql, "sqlite", GAME_SHAPES).statements[0]
+    given_id = sql.replace("(token_key,", "(token_id, token_key,").replace("('a',", "(1, 'a',")
+    assert 'ON CONFLICT("token_id")' in translate_game_statement(
+        given_id, "postgresql", GAME_SHAPES).statements[0]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_rand_needs_a_numeric_primary_key(target: str) -> None:
+    with pytest.raises(UnsupportedSQLError) as caught:
+        translate_game_statement("SELECT note_text FROM note ORDER BY RAND()", target,  # type: ignore[arg-type]
+                                 GAME_SHAPES)
+    assert caught.value.construct == "RAND() over a table without a primary key"
+
+
+def test_game_statements_are_translated_once_per_text_and_schema() -> None:
+    sql = "SELECT token_key FROM token WHERE token_code = 3"
+    first = translate_game_statement(sql, "postgresql", GAME_SHAPES)
+    hits = translate_game_statement.cache_info().hits
+    same_schema = intern_shapes(list(GAME_SHAPES.tables))
+    assert same_schema is GAME_SHAPES
+    assert translate_game_statement(sql, "postgresql", same_schema) is first
+    assert translate_game_statement.cache_info().hits == hits + 1
+    assert "arena_number" in first.statements[0].lower()  # the loose comparison
+
+
+@pytest.mark.all_backends
+def test_rand_in_a_table_replays_from_the_tables_seed(lab_table: TestTable) -> None:
+    sql = "SELECT pick_player FROM pick ORDER BY RAND()"
+    with lab_table.with_table() as t:
+        for player in range(1, 21):
+            t.db_query("INSERT INTO pick (pick_player, pick_value) VALUES (%s, 1)", (player,))
+    with lab_table.with_table() as t:
+        first = t.get_object_list_from_db(sql, single_column=True)
+        second = t.get_object_list_from_db(sql, single_column=True)
+    with lab_table.with_table() as t:
+        again = t.get_object_list_from_db(sql, single_column=True)
+    assert sorted(first) == list(range(1, 21)) and first != sorted(first)
+    assert second != first  # each statement draws its own seed
+    assert again == first  # the same move of the same table draws the same seeds
+
+
+@pytest.mark.all_backends
+def test_mysqls_answers_in_a_table(lab_table: TestTable) -> None:
+    a = lab_table.players[0]
+    with lab_table.with_table() as t:
+        upsert = "INSERT INTO pick (pick_player, pick_value) VALUES (%s, %s) " \
+                 "ON DUPLICATE KEY UPDATE pick_value = VALUES(pick_value)"
+        assert t.db_affected_row(t.db_query(upsert, (a, 2))) == 1
+        assert t.db_affected_row(t.db_query(upsert, (a, 3))) == 2
+        assert t.db_affected_row(t.db_query(upsert, (a, 3))) == 0
+        unchanged = t.db_query("UPDATE pick SET pick_value = 3 WHERE pick_player = %s", (a,))
+        assert (t.db_affected_row(unchanged), unchanged.rowcount) == (0, 1)
+        ignored = t.db_query("INSERT IGNORE INTO pick (pick_player, pick_value) VALUES (%s, 1)", (a,))
+        assert (t.db_affected_row(ignored), t.db_get_last_id(ignored)) == (0, 0)
+        assert t.get_unique_value_from_db("SELECT pick_value FROM pick WHERE pick_player = %s",
+                                          (a,)) == 3

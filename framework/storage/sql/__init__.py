@@ -1,11 +1,13 @@
 """MySQL (BGA's dialect) translated for SQLite, PostgreSQL and MariaDB with sqlglot, and what a
 statement writes; one concept per module, each importing only the ones listed before it.
 
-Modules, bottom up: ``errors`` (targets, refusals), ``names`` (quoting), ``split``
-(dbmodel.sql into statements), ``parse``, ``column_types``, ``reserved_words`` (MariaDB's),
-``schema`` (what a CREATE TABLE declares), ``generate``, ``functions``, ``booleans``,
-``output_names``, ``dml``, ``query``, ``ddl_render``, ``ddl``, ``translate`` (the entry points),
-``dbmodel`` (a whole dbmodel.sql, knowing the tables that exist at each statement),
+Modules, bottom up: ``errors`` (targets, refusals), ``names`` (quoting), ``shapes`` (what a
+game statement's translation knows of its tables), ``split`` (dbmodel.sql into statements),
+``parse``, ``column_types``, ``reserved_words`` (MariaDB's), ``schema`` (what a CREATE TABLE
+declares), ``generate``, ``mysql_functions``, ``functions``, ``booleans``, ``output_names``,
+``dml``, ``query``, ``ddl_render``, ``ddl``, ``translate`` (the entry points), ``dbmodel`` (a
+whole dbmodel.sql, knowing the tables that exist at each statement), ``upserts``, ``rand``,
+``loose``, ``changed_rows``, ``game_statement`` (a game's statement with its table shapes),
 ``declared`` (a column definition as a target declares it), ``writes`` (what a statement can
 change, for the Table's caches).
 """
@@ -49,12 +51,18 @@ change, for the Table's caches).
 #   Primary keys, dates and JSON get none.
 # * ``KEY``/``UNIQUE KEY``/``INDEX`` inside CREATE TABLE become ``CREATE [UNIQUE] INDEX
 #   <table>__<name>``: MySQL scopes index names per table, SQLite and PostgreSQL per schema.
-# * ``ON DUPLICATE KEY UPDATE`` is refused on SQLite and PostgreSQL (the conflict target cannot
-#   be known from the query alone). ``REPLACE INTO`` is kept on SQLite (same semantics) and
-#   refused on PostgreSQL. ``INSERT IGNORE`` is ``INSERT OR IGNORE`` / ``ON CONFLICT DO NOTHING``.
+# * ``ON DUPLICATE KEY UPDATE`` and ``REPLACE INTO`` become ``INSERT ... ON CONFLICT`` on the
+#   keys the table's schema declares (``upserts``), in a game's ``db_query``
+#   (``game_statement``, which knows the schema); ``translate_query`` alone refuses them on
+#   PostgreSQL (``REPLACE`` is kept on SQLite). ``INSERT IGNORE`` is ``INSERT OR IGNORE`` /
+#   ``ON CONFLICT DO NOTHING``.
 # * ``UPDATE``/``DELETE ... ORDER BY ... LIMIT`` become ``WHERE rowid IN (SELECT rowid ...
 #   ORDER BY ... LIMIT)`` on SQLite and the same with ``ctid`` on PostgreSQL.
-# * ``RAND()`` is refused everywhere: games use the seeded ``bga_rand``.
+# * ``RAND()`` is a hash of a seed from the table's random source and the row's key, the same
+#   on every backend, MariaDB included (``rand``); outside ``db_query`` it is refused.
+# * MySQL's string, date and JSON functions: ``mysql_functions`` (registered ``arena_*``
+#   functions on SQLite, ``pg_temp.arena_*`` or built-ins on PostgreSQL); a string column
+#   compared with a number compares numbers, as on MySQL (``loose``).
 # * ``FOREIGN KEY`` is kept; SQLite enforces it only on connections with
 #   ``PRAGMA foreign_keys=ON``. An explicit id 0 is stored as 0 (MySQL's NO_AUTO_VALUE_ON_ZERO).
 # * DDL can need several statements (an ALTER TABLE with many ADDs on SQLite, KEYs, triggers):

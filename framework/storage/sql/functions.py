@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import sqlglot
 from sqlglot import exp
 from sqlglot.expressions.datatypes import DType as DT
@@ -11,6 +9,7 @@ from sqlglot.expressions.datatypes import DType as DT
 from framework.storage.sql.column_types import STRING_TYPES, type_params
 from framework.storage.sql.errors import Target, refuse
 from framework.storage.sql.generate import wrap
+from framework.storage.sql.mysql_functions import map_mysql_function
 
 _REFUSED_FUNCTIONS = {
     "FOUND_ROWS": "count the rows with a separate SELECT COUNT(*)",
@@ -23,19 +22,17 @@ _REFUSED_FUNCTIONS = {
     "RELEASE_LOCK": "each request already runs in its own transaction",
     "DATABASE": "the game table's database is implicit",
     "CONNECTION_ID": "connections are the framework's",
-    "FROM_UNIXTIME": "convert times in Python",
     "CONVERT_TZ": "convert times in Python",
-    "FIND_IN_SET": "store one value per row, or test the list in Python",
-    "SUBSTRING_INDEX": "split strings in Python",
 }
 
 
 def check_policy(tree: exp.Expr, target: Target) -> None:
-    """Refusals that hold on every backend, MariaDB included."""
+    """Refusals that hold on every backend, MariaDB included: ``RAND()`` outside a game's
+    ``db_query`` (which seeds it from the table's random source, ``framework.storage.sql.rand``)."""
     if tree.find(exp.Rand) is not None:
         raise refuse("RAND()", target,
-                      "games must use the seeded random (self.random / bga_rand) so that "
-                      "tables can be replayed; pick in Python, then query")
+                      "RAND() is seeded from the table's random source (self.random / "
+                      "bga_rand) only in the table's db_query, so that tables replay")
 
 
 def _date_now(target: Target) -> exp.Expr:
@@ -64,6 +61,8 @@ def map_functions(tree: exp.Expr, target: Target) -> None:
 
 def _map_node(node: exp.Expr, target: Target) -> None:
     """Rewrite (or refuse) one node of the tree in place."""
+    if map_mysql_function(node, target):
+        return
     if isinstance(node, exp.Anonymous):
         _map_anonymous(node, target)
     elif isinstance(node, exp.CurrentTimestamp):
@@ -71,8 +70,6 @@ def _map_node(node: exp.Expr, target: Target) -> None:
     elif isinstance(node, (exp.Parameter, exp.SessionParameter)):
         raise refuse(f"MySQL variable {node.sql('mysql')}", target,
                       "keep values in Python or in a table")
-    elif isinstance(node, exp.TimestampDiff):
-        raise refuse("TIMESTAMPDIFF()", target, "compute time differences in Python")
     elif isinstance(node, exp.Group) and (node.args.get("rollup") or node.args.get("cube")):
         raise refuse("GROUP BY ... WITH ROLLUP", target, "compute the totals in Python")
     elif isinstance(node, exp.Collate):
@@ -97,9 +94,7 @@ def _map_anonymous(node: exp.Anonymous, target: Target) -> None:
         raise refuse(f"{name}()", target, _REFUSED_FUNCTIONS[name])
     if name in _NOW_FUNCTIONS:
         node.replace(_date_now(target))
-    elif name == "UNIX_TIMESTAMP":
-        if node.expressions:
-            raise refuse("UNIX_TIMESTAMP(date)", target, "convert times in Python")
+    elif name == "UNIX_TIMESTAMP" and not node.expressions:
         node.replace(_snippet(_UNIX_TIMESTAMP[target], target))
     elif name == "LAST_INSERT_ID" and not node.expressions:
         node.replace(_snippet(_LAST_INSERT_ID[target], target))
@@ -135,12 +130,8 @@ def _map_node_pg(node: exp.Expr) -> None:
 
 
 def _map_node_sqlite(node: exp.Expr, target: Target) -> None:
-    """Functions SQLite lacks, and LIKE's backslash escape."""
-    if isinstance(node, (exp.Pad, exp.DateAdd, exp.DateSub)):
-        raise refuse(f"{node.sql('mysql').split('(')[0]}()", target,
-                      "compute the value in Python")
-    if isinstance(node, exp.ConcatWs) and sqlite3.sqlite_version_info < (3, 44):
-        raise refuse("CONCAT_WS()", target, "use CONCAT() or join the values in Python")
+    """LIKE's backslash escape (the functions SQLite lacks are in ``mysql_functions``)."""
+    del target
     if isinstance(node, exp.Like):
         pattern = node.expression
         if (isinstance(pattern, exp.Literal) and "\\" in str(pattern.this)
@@ -212,17 +203,27 @@ def _map_group_concat(node: exp.GroupConcat, target: Target) -> None:
             raise refuse("GROUP_CONCAT(DISTINCT a, b)", target, "concatenate one expression")
         value = value.expressions[0]
     if target == "sqlite":
-        if ordered and sqlite3.sqlite_version_info < (3, 44):
-            raise refuse("GROUP_CONCAT(... ORDER BY ...)", target,
-                          "sort the values in Python (this SQLite is older than 3.44)")
-        if distinct and separator is not None and not (
-            isinstance(separator, exp.Literal) and separator.this == ","
-        ):
-            raise refuse("GROUP_CONCAT(DISTINCT ... SEPARATOR ...)", target,
-                          "use the default ',' separator and replace it in Python")
+        plain_separator = separator is None or (
+            isinstance(separator, exp.Literal) and separator.this == ",")
+        if ordered or (distinct and not plain_separator):
+            # SQLite before 3.44 has no ORDER BY in an aggregate: Arena's own GROUP_CONCAT
+            keys: list[exp.Expr] = []
+            if isinstance(inner, exp.Order):
+                for item in inner.expressions:
+                    keys.append(item.this if isinstance(item, exp.Ordered) else item)
+                    keys.append(exp.Literal.number(1 if item.args.get("desc") else 0))
+            node.replace(exp.Anonymous(this="arena_group_concat", expressions=[
+                value, separator or exp.Literal.string(","),
+                exp.Literal.number(1 if distinct else 0), *keys]))
         return
     if distinct and ordered:
-        raise refuse("GROUP_CONCAT(DISTINCT ... ORDER BY ...)", target,
-                      "sort the values in Python")
+        assert isinstance(inner, exp.Order)
+        keys_are_value = all(isinstance(o, exp.Ordered) and o.this == value
+                             for o in inner.expressions)
+        if not keys_are_value:
+            raise refuse("GROUP_CONCAT(DISTINCT ... ORDER BY another expression)", target,
+                          "order by the concatenated expression, or sort in Python")
+        for item in inner.expressions:
+            wrap(item.this, exp.Cast(to=exp.DataType.build("TEXT")))
     wrap(value, exp.Cast(to=exp.DataType.build("TEXT")))
 

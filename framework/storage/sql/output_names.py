@@ -3,7 +3,9 @@ where MySQL allows them, other identifiers lower case on PostgreSQL."""
 
 from __future__ import annotations
 
-from sqlglot import exp
+import sqlglot
+from sqlglot import TokenType, exp
+from sqlglot.errors import TokenError
 
 from framework.storage.sql.errors import Target
 from framework.storage.sql.generate import wrap
@@ -57,9 +59,76 @@ def _output_selects(tree: exp.Expr) -> list[exp.Select]:
     return []
 
 
-def name_outputs(tree: exp.Expr, target: Target) -> None:
+_END_OF_PROJECTIONS = {
+    TokenType.FROM, TokenType.WHERE, TokenType.GROUP_BY, TokenType.ORDER_BY, TokenType.LIMIT,
+    TokenType.UNION, TokenType.INTO, TokenType.HAVING, TokenType.SEMICOLON, TokenType.FOR,
+    TokenType.WINDOW,
+}
+
+
+def projection_texts(text: str) -> list[str]:
+    """The projections of a SELECT as written (MySQL names an unaliased expression so).
+
+    >>> projection_texts("SELECT COUNT(*), MAX(a) + 1 FROM t")
+    ['COUNT(*)', 'MAX(a) + 1']
+    """
+    try:
+        tokens = sqlglot.Dialect.get_or_raise("mysql").tokenize(text)
+    except TokenError:
+        return []
+    if not tokens or tokens[0].token_type != TokenType.SELECT:
+        return []
+    out: list[str] = []
+    depth = 0
+    start: int | None = None
+    end = 0
+    for token in tokens[1:]:
+        kind = token.token_type
+        if depth == 0 and (kind in _END_OF_PROJECTIONS or kind == TokenType.COMMA):
+            if start is not None:
+                out.append(text[start:end + 1])
+            start = None
+            if kind != TokenType.COMMA:
+                return out
+            continue
+        if kind == TokenType.L_PAREN:
+            depth += 1
+        elif kind == TokenType.R_PAREN:
+            depth -= 1
+        if start is None:
+            if depth == 0 and kind == TokenType.DISTINCT:
+                continue
+            start = token.start
+        end = token.end
+    if start is not None:
+        out.append(text[start:end + 1])
+    return out
+
+
+def _name_expressions(select: exp.Select, source_text: str) -> None:
+    """An unaliased expression of the outermost SELECT is named as MySQL names it: its text
+    as written (a string literal: its value)."""
+    texts = projection_texts(source_text) if source_text else []
+    if len(texts) != len(select.expressions):
+        return
+    for projection, written in zip(list(select.expressions), texts, strict=True):
+        if isinstance(projection, (exp.Column, exp.Alias, exp.Star)) or "?" in written:
+            continue
+        name = projection.this if isinstance(projection, exp.Literal) and projection.is_string \
+            else written
+        if not isinstance(name, str) or not name:
+            continue
+        alias = exp.to_identifier(name, quoted=True)
+        alias.meta[_KEEP_CASE] = True
+        wrap(projection, exp.Alias(alias=alias))
+
+
+def name_outputs(tree: exp.Expr, target: Target, source_text: str = "") -> None:
     """Result keys as on MySQL: a bare column of the outermost SELECT is named as written in
-    the query (SQLite would use the declared spelling, PostgreSQL lower case)."""
+    the query (SQLite would use the declared spelling, PostgreSQL lower case), an expression
+    by its text (``source_text``: the statement as written)."""
+    if isinstance(tree, exp.Select):
+        _name_expressions(tree, source_text)
     selects = _output_selects(tree)
     names: dict[str, str] = {}
     for select in selects:
@@ -76,9 +145,14 @@ def name_outputs(tree: exp.Expr, target: Target) -> None:
                 if isinstance(identifier, exp.Identifier):
                     identifier.meta[_KEEP_CASE] = True
                     names.setdefault(identifier.name.lower(), identifier.name)
-    if target != "postgresql" or not selects:
-        return
-    # ORDER BY / GROUP BY items naming an output column must match its exact spelling.
+    if target == "postgresql" and selects:
+        _spell_output_references(tree, selects, names)
+
+
+def _spell_output_references(tree: exp.Expr, selects: list[exp.Select],
+                             names: dict[str, str]) -> None:
+    """PostgreSQL: ORDER BY / GROUP BY items naming an output column must match its exact
+    spelling."""
     holders: list[exp.Expr] = list(selects)
     if isinstance(tree, exp.SetOperation):
         holders.append(tree)

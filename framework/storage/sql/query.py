@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sqlglot import exp
 
 from framework.storage.sql.booleans import bridge_booleans
@@ -23,11 +25,16 @@ def transform_expressions(tree: exp.Expr, target: Target) -> None:
 
 
 def translate_query_tree(tree: exp.Expr, target: Target, *, output_names: bool,
-                          prepared: Prepared | None = None) -> str:
+                          prepared: Prepared | None = None,
+                          after_statement: Callable[[exp.Expr], None] | None = None) -> str:
+    """``tree`` (a DML statement) written for ``target``; ``after_statement`` sees the tree
+    once its statement-level rewrites are done (before the expressions are)."""
     check_policy(tree, target)
     transform_statement(tree, target, prepared or Prepared(original="", text=""))
+    if after_statement is not None:
+        after_statement(tree)
     if output_names:
-        name_outputs(tree, target)
+        name_outputs(tree, target, prepared.text if prepared is not None else "")
     transform_expressions(tree, target)
     replace_placeholders(tree)
     return generate(tree, target)

@@ -11,7 +11,7 @@ from framework.storage.sql.ddl import alter_table, create_index, create_table, d
 from framework.storage.sql.errors import TARGET_NAMES, SchemaError, SQLError, Target, check_target, refuse
 from framework.storage.sql.functions import check_policy
 from framework.storage.sql.generate import finish_params
-from framework.storage.sql.names import quote_identifier
+from framework.storage.sql.names import quote_identifier, string_literal
 from framework.storage.sql.parse import Prepared, parse_prepared, prepare
 from framework.storage.sql.query import translate_query_tree
 from framework.storage.sql.split import split_file
@@ -79,13 +79,18 @@ def _translate_ddl(tree: exp.Expr, target: Target, reserved: frozenset[str],
 
 
 def _truncate(tree: exp.TruncateTable, target: Target, prepared: Prepared) -> list[str]:
-    """TRUNCATE TABLE, which restarts the AUTO_INCREMENT counters (refused on SQLite)."""
+    """TRUNCATE TABLE, which restarts the AUTO_INCREMENT counters: on SQLite a DELETE and the
+    counter's row of ``sqlite_sequence`` removed (the framework's own AUTOINCREMENT tables
+    make sure that table exists)."""
     tables = [t.name for t in tree.expressions]
     if target == "mysql":
         return [prepared.original]
     if target == "sqlite":
-        raise refuse("TRUNCATE TABLE", target,
-                      "use DELETE FROM (AUTO_INCREMENT ids then keep counting up)")
+        out = []
+        for table in tables:
+            out.append(f"DELETE FROM {quote_identifier(table, target)}")
+            out.append(f"DELETE FROM sqlite_sequence WHERE name = {string_literal(table)}")
+        return out
     return ["TRUNCATE TABLE " + ", ".join(quote_identifier(t, target) for t in tables)
             + " RESTART IDENTITY"]
 

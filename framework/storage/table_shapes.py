@@ -1,0 +1,58 @@
+"""The shapes of a table database's tables (keys, string columns, AUTO_INCREMENT), read from
+its catalog once and kept by the connection or store until the next DDL statement."""
+
+from __future__ import annotations
+
+import re
+
+from framework.storage.base import TableConnection
+from framework.storage.catalog import CatalogTable, read_catalog
+from framework.storage.sql.shapes import ColumnShape, SchemaShapes, TableShape, intern_shapes
+
+_STRING_TYPE = re.compile(r"char|text|clob|enum|set\(|json", re.IGNORECASE)
+_AUTO_TRIGGER = re.compile(r"^(.+)__(.+)__auto_increment$")
+
+
+def shapes_of(db: TableConnection) -> SchemaShapes:
+    """``db``'s table shapes, read from the catalog the first time (two or three statements)
+    and then kept until DDL runs on the database."""
+    shapes = db.schema_shapes
+    if shapes is None:
+        shapes = db.schema_shapes = read_shapes(db)
+    return shapes
+
+
+def read_shapes(db: TableConnection) -> SchemaShapes:
+    catalog = read_catalog(db)
+    autos: dict[str, str] = {}
+    if db.dialect == "sqlite":
+        for row in db.execute("SELECT type, name, tbl_name, sql FROM sqlite_master "
+                              "WHERE type IN ('table', 'trigger')").rows:
+            if row["type"] == "trigger":
+                match = _AUTO_TRIGGER.match(row["name"])
+                if match and match.group(1) == row["tbl_name"].lower():
+                    autos[row["tbl_name"].lower()] = match.group(2)
+            elif "AUTOINCREMENT" in (row["sql"] or "").upper():
+                table = catalog.get(row["name"])
+                pk = [c.name for c in table.columns if c.pk] if table else []
+                if len(pk) == 1:
+                    autos[row["name"].lower()] = pk[0].lower()
+    return intern_shapes(_table_shape(name, table, db.dialect, autos.get(name.lower()))
+                         for name, table in catalog.items())
+
+
+def _table_shape(name: str, table: CatalogTable, dialect: str, auto: str | None) -> TableShape:
+    columns = tuple(
+        ColumnShape(c.name, bool(_STRING_TYPE.search(c.type)),
+                    c.default if dialect == "sqlite" else None)
+        for c in table.columns
+    )
+    primary = tuple(c.name.lower() for c in sorted((c for c in table.columns if c.pk),
+                                                   key=lambda c: c.pk))
+    if dialect != "sqlite":
+        extras = [c.name.lower() for c in table.columns
+                  if "auto_increment" in c.extra or "identity" in c.extra]
+        auto = extras[0] if extras else None
+    uniques = [primary] if primary else []
+    uniques += [tuple(c.lower() for c in cols) for cols, unique in table.indexes if unique]
+    return TableShape(name, columns, primary, tuple(uniques), auto)
