@@ -9,6 +9,7 @@ release no longer declares keeps its history under its id.
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import datetime
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, url_for
@@ -110,11 +111,12 @@ def player(player_id: int) -> Any:
         series: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
         for st in stats:
             series[st.game][st.stat_id].append(float(st.value))
-        ratings = {r.game: r for r in db.session.scalars(select(Rating).where(Rating.player_id == player_id))}
-        history: dict[str, list[RatingChange]] = defaultdict(list)
+        ratings = {r.game: (r.rating, r.games) for r in
+                   db.session.scalars(select(Rating).where(Rating.player_id == player_id))}
+        history: dict[str, list[tuple[int, float, float, datetime]]] = defaultdict(list)
         for ch in db.session.scalars(select(RatingChange).where(RatingChange.player_id == player_id)
                                      .order_by(RatingChange.recorded_at, RatingChange.table_id)):
-            history[ch.game].append(ch)
+            history[ch.game].append((ch.table_id, ch.before, ch.after, ch.recorded_at))
     per_game = []
     for game in sorted(set(series) | set(counts) | set(ratings)):
         by_stat = series.get(game, {})
@@ -133,17 +135,16 @@ def player(player_id: int) -> Any:
                            "chart": line_chart(values, label=label)})
         played, won = counts.get(game, (0, 0))
         changes = history.get(game, [])
-        rating = ratings.get(game)
+        rating, rated_games = ratings.get(game, (None, 0))
         per_game.append({
             "game": game, "charts": charts, "played": played, "won": won,
-            "rating": None if rating is None else round(rating.rating),
-            "rated_games": 0 if rating is None else rating.games,
-            "rating_chart": line_chart([changes[0].before, *(c.after for c in changes)], label=game)
+            "rating": None if rating is None else round(rating), "rated_games": rated_games,
+            "rating_chart": line_chart([changes[0][1], *(after for _, _, after, _ in changes)], label=game)
             if changes else Markup(""),
             "rating_changes": [{
-                "table_id": c.table_id, "before": round(c.before), "after": round(c.after),
-                "change": f"{c.after - c.before:+.1f}", "date": c.recorded_at.strftime("%Y-%m-%d %H:%M"),
-            } for c in reversed(changes[-MAX_RATING_ROWS:])],
+                "table_id": table_id, "before": round(before), "after": round(after),
+                "change": f"{after - before:+.1f}", "date": when.strftime("%Y-%m-%d %H:%M"),
+            } for table_id, before, after, when in reversed(changes[-MAX_RATING_ROWS:])],
         })
     return render_template("players/player.html", name=name, player_id=player_id, finished=finished,
                            games=per_game)
