@@ -17,9 +17,10 @@ from sqlalchemy.orm import Session
 
 import framework.platform.ratings as ratings_module
 from framework.core.kinds import TableMode
-from framework.engine.runtime import Runtime
+from framework.engine.runtime import Runtime, RuntimeHooks
 from framework.game.registry import GameRegistry
 from framework.platform.models import Rating, RatingChange
+from framework.site import Site
 from framework.web import create_app
 from tests.backends import PlatformTemplate
 from tests.conftest import lab_definition, lab_variant
@@ -156,3 +157,16 @@ def test_player_page_and_lobby_show_ratings(app: Flask, rt: Runtime) -> None:
     assert page.data.count(b'class="chart"') >= 1
     lobby = _text(client.get("/").data)
     assert "Best rated: bob 1505 , ann 1495" in lobby
+
+
+@pytest.mark.all_backends
+def test_ratings_on_every_backend(site: Site) -> None:
+    registry = site.registry
+    hooks = RuntimeHooks(game_loader=lambda info: registry.get(info.game),
+                         production_release=lambda game: ("261129-1200", registry.get(game)))
+    runtime = Runtime(site.platform, site.store, registry, hooks=hooks, streams=site.streams)
+    first = play(runtime, ["ann", "bob", "cat"], {"ann": 5, "bob": 3, "cat": 3})
+    play(runtime, ["ann", "bob"], {"ann": 2, "bob": 4})
+    runtime.records.record_finish(first)
+    # ann +45 then, against bob at 1477.5: E = 1 / (1 + 10^(-67.5/400)) = 0.59594, K 60: -35.76
+    rated(runtime, {"ann": 1509.24, "bob": 1513.26, "cat": 1477.5})
