@@ -17,24 +17,19 @@ from framework.site import Site
 
 
 def bot_kinds(gdef: GameDefinition) -> list[str]:
-    """The bot kinds a game offers: ``BOT_KINDS`` on its Table class, else ``default`` when
-    it has a ``bot_turn``, else none."""
+    """The bot kinds a game offers: ``BOT_KINDS`` on its Table class, else ``default`` (its
+    ``bot_turn``, or its ``zombie_turn`` when it has none)."""
     kinds = getattr(gdef.table_class, "BOT_KINDS", None)
-    if kinds:
-        return [str(k) for k in kinds]
-    return ["default"] if hasattr(gdef.table_class, "bot_turn") else []
+    return [str(k) for k in kinds] if kinds else ["default"]
 
 
 def check_bots(gdef: GameDefinition, bots: Sequence[str]) -> list[str]:
     """``bots`` as given, or the game's first bot kind when none is given.
 
     Raises:
-        UserError: the game has no bots, or a name is not one of its bot kinds (the message
-            lists them).
+        UserError: a name is not one of the game's bot kinds (the message lists them).
     """
     known = bot_kinds(gdef)
-    if not known:
-        raise UserError("${game} has no bots to simulate with", "no_bots", game=gdef.name)
     if not bots:
         return [known[0]]
     unknown = [b for b in bots if b not in known]
