@@ -139,7 +139,8 @@ def player(player_id: int) -> Any:
         per_game.append({
             "game": game, "charts": charts, "played": played, "won": won,
             "rating": None if rating is None else round(rating), "rated_games": rated_games,
-            "rating_chart": line_chart([changes[0][1], *(after for _, _, after, _ in changes)], label=game)
+            "rating_chart": line_chart([round(v) for v in (changes[0][1], *(c[2] for c in changes))],
+                                       label=game)
             if changes else Markup(""),
             "rating_changes": [{
                 "table_id": table_id, "before": round(before), "after": round(after),
