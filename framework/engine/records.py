@@ -3,6 +3,7 @@ ranks and scores, statistics, and the players' ratings when it is a production t
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -15,6 +16,8 @@ from framework.game.table import ActionContext
 from framework.platform.models import GameTableRecord, Rating, RatingChange, StatRecord, TableSeat
 from framework.platform.ratings import START_RATING, Standing, rating_changes
 from framework.storage.base import TableConnection
+
+log = logging.getLogger(__name__)
 
 
 def ranking_of(db: TableConnection) -> list[dict[str, Any]]:
@@ -65,8 +68,12 @@ class GameRecords:
             left: set[int] = set()
             if info.mode == TableMode.PRODUCTION:
                 table = gdef.table_class(ActionContext(db=db, now=self.now))
-                sides = {pid: no for no, team in enumerate(table.rating_teams()) for pid in team}
                 left = {pid for pid, p in table.load_players_basic_infos().items() if p["player_zombie"]}
+                try:
+                    sides = {pid: no for no, team in enumerate(table.rating_teams()) for pid in team}
+                except Exception:  # the game's hook: its failure must not lose the table's end
+                    log.exception("%s: rating_teams failed at table %s; rated without teams",
+                                  gdef.name, table_id)
         with self.platform.begin() as conn:
             marked = conn.execute(
                 update(GameTableRecord)
