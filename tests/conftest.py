@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from framework.game.registry import GameDefinition, GameRegistry, load_game_from_directory
+from framework.game.registry import GameDefinition, GameRegistry, build_definition, load_game_from_directory
+from framework.game.table import Table
 from framework.site import Site
 from framework.testing import GameHarness, TestTable
 from tests.backends import BACKENDS, PlatformTemplate, PostgresRun, require, server_site_url
@@ -17,6 +20,16 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 def lab_definition() -> GameDefinition:
     return load_game_from_directory(FIXTURES / "labgame", "arena_test_labgame")
+
+
+def lab_variant(name: str, table_class: type[Table]) -> GameDefinition:
+    """The lab game's states, statistics and options under another name, with
+    ``table_class`` (a subclass of the lab game's table) as its table."""
+    lab = lab_definition()
+    assert lab.package is not None
+    part = {p: importlib.import_module(f"{lab.package.__name__}.{p}") for p in ("states", "stats", "options")}
+    return build_definition(dataclasses.replace(lab.info, name=name), table_class, part["states"].STATES,
+                            part["stats"].STATS, part["options"].OPTIONS, dbmodel=lab.dbmodel)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -32,7 +33,10 @@ def serve(ctx: click.Context, host: str, port: int, debug: bool, production: boo
     if workers is not None and not production:
         raise click.UsageError("--workers needs --production (the studio is one process)")
     if production:
+        from framework.cli.studio import check_port_free
         from framework.web.server import DEFAULT_WORKERS, serve_production
+
+        check_port_free(host, port)
 
         count = workers or DEFAULT_WORKERS
         click.echo(f"Arena on http://{host}:{port}/ ({count} gevent workers)")
@@ -132,7 +136,9 @@ def _player_id(site: Site, table_id: int, who: str) -> int:
 @click.pass_context
 @guarded
 def table_show(ctx: click.Context, table_id: int, as_player: str | None, as_json: bool) -> None:
-    """What a player (or a spectator) sees of a table."""
+    """What a player (or a spectator) sees of a table: its state, then the game's text view
+    (Table.text_view: the players and scores, and what the game adds; never another's
+    hidden cards)."""
     site = site_of(ctx)
     pid = _player_id(site, table_id, as_player) if as_player else None
     data = site.runtime.get_data(table_id, pid)
@@ -146,11 +152,10 @@ def table_show(ctx: click.Context, table_id: int, as_player: str | None, as_json
     text = gs["descriptionmyturn"] if acting else gs["description"]
     if text:
         click.echo(text)
-    for p in data["players"].values():
-        flags = " (zombie)" if p["zombie"] else ""
-        flags += " (bot)" if p["bot"] else ""
-        active = "*" if p["id"] == gs["active_player"] or p["id"] in gs["multiactive"] else " "
-        click.echo(f" {active} {p['name']} [{p['id']}] score {p['score']}{flags}")
+    with site.runtime.read(table_id, pid) as game_table:
+        view = game_table.text_view(pid)  # the game's hook (default: players and scores)
+    if view:
+        click.echo(view)
 
 
 @table.command("act")
@@ -172,21 +177,35 @@ def table_act(ctx: click.Context, table_id: int, player: str, action: str, args:
 @click.argument("game")
 @click.option("--games", "count", default=10, show_default=True, type=int)
 @click.option("--seed", default=0, type=int)
-@click.option("--bots", default="default", show_default=True,
-              help="Bot kinds, comma-separated; seat i plays the (i mod n)-th.")
+@click.option("--bots", default="",
+              help="Bot kinds, comma-separated; seat i plays the (i mod n)-th (default: the game's first).")
 @click.option("--option", "-o", "options", multiple=True, help="ID=VALUE (or KEY=VALUE).")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--keep", is_flag=True,
+              help="Store the tables in this site (marked simulated: no lobby, player page, statistics "
+                   "or rating shows them); by default they are played on a scratch site, removed after.")
+@click.option("--json", "as_json", is_flag=True, help="The summary as one JSON object, alone on stdout.")
 @click.pass_context
 @guarded
 def simulate_cmd(ctx: click.Context, game: str, count: int, seed: int, bots: str,
-                 options: tuple[str, ...], as_json: bool) -> None:
+                 options: tuple[str, ...], keep: bool, as_json: bool) -> None:
     """Play whole games with bots through the framework and report win rates."""
-    from framework.simulate import simulate
+    from framework.game.registry import GameRegistry
+    from framework.simulate import check_bots, scratch_site, simulate
 
-    site = site_of(ctx)
     kinds = [b.strip() for b in bots.split(",") if b.strip()]
-    with click.progressbar(length=count, label="games", file=sys.stderr) as bar:
-        result = simulate(site, game, count, kinds, seed, _parse_pairs(options, "Option"), bar.update)
+    chosen = _parse_pairs(options, "Option")
+    with contextlib.ExitStack() as stack:
+        if keep:
+            site = site_of(ctx)
+        else:
+            registry = GameRegistry()
+            check_bots(registry.get(game), kinds)  # refused before a scratch site is made
+            site = stack.enter_context(scratch_site(registry))
+        if as_json or not sys.stderr.isatty():
+            result = simulate(site, game, count, kinds, seed, chosen)
+        else:
+            with click.progressbar(length=count, label="games", file=sys.stderr) as bar:
+                result = simulate(site, game, count, kinds, seed, chosen, bar.update)
     if as_json:
         click.echo(json.dumps(result))
         return

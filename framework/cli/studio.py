@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import os
 import shlex
+import socket
 from pathlib import Path
 
 import click
 
+from framework.core.errors import UserError
 from framework.game.registry import EXTRA_GAMES_ENV, extra_game_folders, games_package_folders
 from framework.game.reloading import ReloadingRegistry
 
@@ -22,6 +24,25 @@ DEBUG_NOTE = (
 )
 
 
+def check_port_free(host: str, port: int) -> None:
+    """Bind ``host:port`` for a moment, as the server is about to.
+
+    Raises:
+        UserError: something listens there already, or the address cannot be taken; the
+            message names ``--port``.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        # The servers set SO_REUSEADDR too: a port a closed server left in TIME_WAIT is free.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise UserError("Port ${port} on ${host} is not available (${reason}): stop what uses it, "
+                            "or choose another port with --port", "port_in_use",
+                            port=port, host=host, reason=exc.strerror or str(exc)) from None
+
+
 def serve_studio(instance: Path, host: str, port: int, debug: bool) -> None:
     """Serve the studio with a ``ReloadingRegistry`` whose events are printed on stderr.
 
@@ -30,6 +51,8 @@ def serve_studio(instance: Path, host: str, port: int, debug: bool) -> None:
     from framework.web import create_app
 
     in_reloader_child = os.environ.get("WERKZEUG_RUN_MAIN") == "true"
+    if not in_reloader_child:  # the child serves on the socket its parent bound
+        check_port_free(host, port)
     registry = ReloadingRegistry(report=lambda line: click.echo(f"studio: {line}", err=True))
     app = create_app({"ARENA_INSTANCE": str(instance.resolve()), "ARENA_REGISTRY": registry})
     if not in_reloader_child:

@@ -94,6 +94,7 @@ class TableFactory:
         bots: Sequence[int] | Mapping[int, str] = (),
         release_version: str | None = None,
         definition: GameDefinition | None = None,
+        simulated: bool = False,
     ) -> int:
         """``Runtime.create_table``."""
         registry = self.directory.registry
@@ -126,7 +127,7 @@ class TableFactory:
             rec = GameTableRecord(
                 game=gdef.name, mode=mode, status=TablePhase.SETUP, seed=seed_text,
                 options={str(k): v for k, v in chosen.items()}, release_version=release_version,
-                progression=0, blocked=False,
+                progression=0, blocked=False, simulated=simulated,
             )
             s.add(rec)
             s.flush()
@@ -154,7 +155,9 @@ class TableFactory:
         with Session(self.platform) as s, s.begin():
             rec2 = s.get(GameTableRecord, table_id)
             assert rec2 is not None
-            rec2.status = TablePhase.FINISHED if table.gamestate.is_game_over() else TablePhase.PLAYING
+            # A game over already (bots only) is marked finished by record_finish, which
+            # records the seats' results only for a table not marked so yet.
+            rec2.status = TablePhase.PLAYING
         if table.gamestate.is_game_over():
             self.record_finish(table_id)
         return table_id

@@ -123,12 +123,14 @@ class Runtime:
         bots: Sequence[int] | Mapping[int, str] = (),
         release_version: str | None = None,
         definition: GameDefinition | None = None,
+        simulated: bool = False,
     ) -> int:
         """Create a table of ``game`` and run its setup; returns the table id.
 
         ``players`` is a count (test players ``player1``.. are used) or a list of names;
         ``bots`` lists seats (0-based) played by the game's ``bot_turn``, or maps seats to a
-        bot kind the game knows (``Table.get_bot_kind``).
+        bot kind the game knows (``Table.get_bot_kind``). ``simulated``: played by ``arena
+        simulate --keep``, left out of what players see (lobby, player pages, ratings).
 
         Raises:
             NotFoundError: unknown game.
@@ -136,7 +138,7 @@ class Runtime:
             ConfigError: the game's files are invalid (dbmodel.sql: file, line, statement).
         """
         return self.factory.create_table(game, players, options, seed, mode, bots,
-                                         release_version, definition)
+                                         release_version, definition, simulated)
 
     @staticmethod
     def live_tables(db: TableConnection) -> list[str]:

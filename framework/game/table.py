@@ -34,9 +34,9 @@ class Table(TableClocks, TableLogs, ModernServices):
     """Base class of a game's table (BGA's ``Table``). Subclass it in ``games/<g>/game.py``.
 
     Hooks to override: ``setup_new_game``, ``get_all_datas``, ``get_game_progression``,
-    ``zombie_turn``, ``upgrade_table_db``, ``get_last_trick``. State actions are ``st_*``, state
-    args ``arg_*``, player actions ``act_*`` (wired by name from ``possible_actions``, arguments
-    typed).
+    ``zombie_turn``, ``upgrade_table_db``, ``get_last_trick``, ``text_view``, ``rating_teams``.
+    State actions are ``st_*``, state args ``arg_*``, player actions ``act_*`` (wired by name
+    from ``possible_actions``, arguments typed).
     """
 
     #: During ``upgrade_table_db`` only: schema operations applied to every copy too
@@ -68,6 +68,26 @@ class Table(TableClocks, TableLogs, ModernServices):
     def get_game_progression(self) -> int:
         """0..100."""
         return 0
+
+    def text_view(self, player_id: int | None) -> str:
+        """What ``arena table show`` prints below the table's state: ``player_id``'s view as
+        text (None: a spectator's), never another player's hidden information. The default
+        lists the players with their scores (``*``: active); a game adds its own board."""
+        active = set(self.gamestate.get_active_player_list())
+        scores = {int(r["player_id"]): int(r["player_score"]) for r in
+                  self.db_query("SELECT player_id, player_score FROM player").rows}
+        lines = []
+        for pid, p in self.load_players_basic_infos().items():
+            score = scores[pid]
+            flags = (" (zombie)" if p.get("player_zombie") else "") + (" (bot)" if p.get("player_ai") else "")
+            lines.append(f" {'*' if pid in active else ' '} {p['player_name']} [{pid}] score {score}{flags}")
+        return "\n".join(lines)
+
+    def rating_teams(self) -> list[list[int]]:
+        """The players who are partners at this table, for ratings: each list is one team,
+        whose members share its result (``docs/ratings.md``). The default: no teams, every
+        player on their own."""
+        return [[pid] for pid in self.load_players_basic_infos()]
 
     def zombie_turn(self, state: State, active_player: int) -> None:
         """Play for a player who left: must make the game move on. ``state`` is the player's

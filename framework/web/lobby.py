@@ -1,5 +1,6 @@
-"""The lobby: installed games with their options, creating a table (studio or production),
-open production tables to join, tables in progress."""
+"""The lobby: installed games with their options and best rated players, creating a table
+(studio or production), open production tables to join, tables in progress (simulated
+tables are never shown)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from framework.core.errors import ArenaError, NotFoundError, UserError
 from framework.core.kinds import TableMode, TablePhase
 from framework.engine.open_tables import Joined
 from framework.game.registry import GameDefinition
-from framework.platform.models import GameTableRecord, OpenTable, Player, TableSeat, db
+from framework.platform.models import GameTableRecord, OpenTable, Player, Rating, TableSeat, db
 from framework.web.access import principal
 from framework.web.auth import current_account
 from framework.web.caps import check_studio_tables, record_table_owner
@@ -33,6 +34,8 @@ from framework.web.language import current_language, translator_for
 bp = Blueprint("lobby", __name__)
 
 MAX_BOTS_KINDS = 8
+#: Players in each game's "best rated" box.
+TOP_PLAYERS = 5
 
 
 def bot_kinds(gdef: GameDefinition) -> list[str]:
@@ -83,9 +86,19 @@ def index() -> str:
     account = current_account()
     with db.session.begin():
         done = GameTableRecord.status == TablePhase.FINISHED
+        shown = GameTableRecord.simulated.is_(False)
         newest = GameTableRecord.id.desc()
-        tables = db.session.scalars(select(GameTableRecord).where(~done).order_by(newest).limit(100)).all()
-        finished = db.session.scalars(select(GameTableRecord).where(done).order_by(newest).limit(20)).all()
+        tables = db.session.scalars(select(GameTableRecord).where(~done, shown).order_by(newest)
+                                    .limit(100)).all()
+        finished = db.session.scalars(select(GameTableRecord).where(done, shown).order_by(newest)
+                                      .limit(20)).all()
+        for entry in games:
+            entry["top"] = [{"id": pid, "name": name, "rating": round(rating)} for pid, name, rating in
+                            db.session.execute(
+                                select(Player.id, Player.name, Rating.rating)
+                                .join(Player, Player.id == Rating.player_id)
+                                .where(Rating.game == entry["name"])
+                                .order_by(Rating.rating.desc(), Player.name).limit(TOP_PLAYERS)).all()]
         rows = []
         who = principal()
         for t in list(tables) + list(finished):

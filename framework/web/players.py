@@ -1,4 +1,6 @@
-"""A player's page: finished games, and each statistic's history per game as a chart.
+"""A player's page: their rating per game and its history, finished games, and each
+statistic's history per game as a chart. Simulated tables and tables without a result are
+left out.
 
 History is keyed by the stat's stable id, so it survives releases; a statistic a newer
 release no longer declares keeps its history under its id.
@@ -7,15 +9,24 @@ release no longer declares keeps its history under its id.
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import datetime
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, url_for
 from markupsafe import Markup, escape
-from sqlalchemy import select
+from sqlalchemy import case, func, select
 
 from framework.core.errors import ArenaError
 from framework.core.kinds import TablePhase
-from framework.platform.models import GameTableRecord, Player, StatRecord, TableSeat, db
+from framework.platform.models import (
+    GameTableRecord,
+    Player,
+    Rating,
+    RatingChange,
+    StatRecord,
+    TableSeat,
+    db,
+)
 from framework.web.auth import current_account
 from framework.web.current import site
 from framework.web.language import current_language, translator_for
@@ -58,6 +69,18 @@ def me() -> Any:
     return redirect(url_for("players.player", player_id=account["id"]))
 
 
+#: Rows of the finished games' list and of each game's rating history on a player's page.
+MAX_FINISHED_ROWS = 200
+MAX_RATING_ROWS = 50
+
+
+def _counted() -> Any:
+    """Tables a player page counts: finished, not simulated, with the seat's result and date."""
+    return (GameTableRecord.status == TablePhase.FINISHED, GameTableRecord.simulated.is_(False),
+            GameTableRecord.finished_at.is_not(None), TableSeat.rank.is_not(None),
+            TableSeat.score.is_not(None))
+
+
 @bp.get("/player/<int:player_id>")
 def player(player_id: int) -> Any:
     s = site()
@@ -67,22 +90,36 @@ def player(player_id: int) -> Any:
         if rec is None:
             abort(404)
         name = rec.name
+        joined = (select(TableSeat, GameTableRecord)
+                  .join(GameTableRecord, GameTableRecord.id == TableSeat.table_id)
+                  .where(TableSeat.player_id == player_id, *_counted()))
         rows = db.session.execute(
-            select(TableSeat, GameTableRecord).join(GameTableRecord, GameTableRecord.id == TableSeat.table_id)
-            .where(TableSeat.player_id == player_id, GameTableRecord.status == TablePhase.FINISHED)
-            .order_by(GameTableRecord.finished_at.desc()).limit(200)
-        ).all()
+            joined.order_by(GameTableRecord.finished_at.desc(), GameTableRecord.id.desc())
+            .limit(MAX_FINISHED_ROWS)).all()
         finished = [{"table_id": t.id, "game": t.game, "rank": seat.rank, "score": seat.score,
                      "finished": t.finished_at.strftime("%Y-%m-%d %H:%M") if t.finished_at else "",
                      "mode": t.mode, "release": t.release_version} for seat, t in rows]
-        stats = db.session.scalars(select(StatRecord).where(StatRecord.player_id == player_id,
-                                                            StatRecord.scope == "player")
-                                   .order_by(StatRecord.game, StatRecord.stat_id, StatRecord.table_id)).all()
+        counts = {game: (int(played), int(won or 0)) for game, played, won in db.session.execute(
+            select(GameTableRecord.game, func.count(), func.sum(case((TableSeat.rank == 1, 1), else_=0)))
+            .select_from(TableSeat).join(GameTableRecord, GameTableRecord.id == TableSeat.table_id)
+            .where(TableSeat.player_id == player_id, *_counted()).group_by(GameTableRecord.game)).all()}
+        stats = db.session.scalars(
+            select(StatRecord).join(GameTableRecord, GameTableRecord.id == StatRecord.table_id)
+            .where(StatRecord.player_id == player_id, StatRecord.scope == "player",
+                   GameTableRecord.simulated.is_(False))
+            .order_by(StatRecord.game, StatRecord.stat_id, StatRecord.table_id)).all()
         series: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
         for st in stats:
             series[st.game][st.stat_id].append(float(st.value))
+        ratings = {r.game: (r.rating, r.games) for r in
+                   db.session.scalars(select(Rating).where(Rating.player_id == player_id))}
+        history: dict[str, list[tuple[int, float, float, datetime]]] = defaultdict(list)
+        for ch in db.session.scalars(select(RatingChange).where(RatingChange.player_id == player_id)
+                                     .order_by(RatingChange.recorded_at, RatingChange.table_id)):
+            history[ch.game].append((ch.table_id, ch.before, ch.after, ch.recorded_at))
     per_game = []
-    for game, by_stat in sorted(series.items()):
+    for game in sorted(set(series) | set(counts) | set(ratings)):
+        by_stat = series.get(game, {})
         names: dict[int, str] = {}
         try:
             gdef = s.registry.get(game)
@@ -96,8 +133,19 @@ def player(player_id: int) -> Any:
             charts.append({"id": stat_id, "name": label, "count": len(values), "last": _fmt(values[-1]),
                            "average": _fmt(sum(values) / len(values)),
                            "chart": line_chart(values, label=label)})
-        per_game.append({"game": game, "charts": charts,
-                         "played": sum(1 for f in finished if f["game"] == game),
-                         "won": sum(1 for f in finished if f["game"] == game and f["rank"] == 1)})
+        played, won = counts.get(game, (0, 0))
+        changes = history.get(game, [])
+        rating, rated_games = ratings.get(game, (None, 0))
+        per_game.append({
+            "game": game, "charts": charts, "played": played, "won": won,
+            "rating": None if rating is None else round(rating), "rated_games": rated_games,
+            "rating_chart": line_chart([round(v) for v in (changes[0][1], *(c[2] for c in changes))],
+                                       label=game)
+            if changes else Markup(""),
+            "rating_changes": [{
+                "table_id": table_id, "before": round(before), "after": round(after),
+                "change": f"{after - before:+.1f}", "date": when.strftime("%Y-%m-%d %H:%M"),
+            } for table_id, before, after, when in reversed(changes[-MAX_RATING_ROWS:])],
+        })
     return render_template("players/player.html", name=name, player_id=player_id, finished=finished,
                            games=per_game)

@@ -50,6 +50,7 @@ from .rules import (
     new_bidding,
     trump_code,
 )
+from .text_view import text_view as belote_text_view
 
 NO_CARD = -1
 _ALL_TRUMPS_CODE = trump_code(ALL_TRUMPS)
@@ -411,6 +412,13 @@ class Belote(Table):
         else:
             done = max(self.team_scores())
         return min(99, done * 100 // length.amount)
+
+    def text_view(self, player_id: int | None) -> str:
+        return belote_text_view(self, player_id)
+
+    def rating_teams(self) -> list[list[int]]:
+        """Partners share their team's result in ratings: seats 1 and 3, seats 2 and 4."""
+        return [self.player_order()[team::2] for team in (0, 1)]
 
     def simulation_summary(self) -> dict[str, int]:
         """Summed by ``arena simulate belote``: hands, and the contracts with how many were

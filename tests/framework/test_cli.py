@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import socket
 from pathlib import Path
 
 import pytest
@@ -160,3 +162,36 @@ def test_i18n_finds_a_game_by_its_name(arena, monkeypatch) -> None:  # type: ign
     result = arena("i18n", "check", "belote", "--quiet")
     assert result.exit_code == 0, result.output
     assert "fr: " in result.output
+
+
+def test_table_show_renders_belote_without_the_others_cards(arena) -> None:  # type: ignore[no-untyped-def]
+    table_id = arena("table", "create", "belote", "--seed", "3").output.strip()
+    hands = {}
+    for who in ("player1", "player2", "player3", "player4"):
+        data = json.loads(arena("table", "show", table_id, "--as", who, "--json").stdout)
+        hands[who] = set(data["hand"])
+    active = next(p["name"] for p in data["players"].values() if p["id"] == data["gamestate"]["active_player"])
+    spectator = arena("table", "show", table_id)
+    assert spectator.exit_code == 0, spectator.output
+    assert "team 1 (seats 1 and 3): player1, player3: 0 points" in spectator.stdout
+    assert "hand 1, dealer" in spectator.stdout and "your hand" not in spectator.stdout
+    for who, hand in hands.items():
+        shown = arena("table", "show", table_id, "--as", who).stdout
+        words = set(re.findall(r"\b[0-9TJQKA][SHDC]\b", shown))
+        mine = next(line for line in shown.splitlines() if line.startswith("your hand: "))
+        assert set(mine.split()[2:]) == hand
+        others = set().union(*(h for w, h in hands.items() if w != who))
+        assert not words & others  # no card another player holds
+        assert ("legal bids: " in shown) == (who == active)
+    assert not set(re.findall(r"\b[0-9TJQKA][SHDC]\b", spectator.stdout)) & set().union(*hands.values())
+
+
+def test_serve_on_a_busy_port_says_so_and_names_the_option(arena) -> None:  # type: ignore[no-untyped-def]
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = arena("serve", "--port", str(port))
+    assert result.exit_code == 1
+    assert result.output.startswith(f"error: Port {port} on 127.0.0.1 is not available")
+    assert "--port" in result.output and "Arena studio on" not in result.output
