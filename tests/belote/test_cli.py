@@ -147,11 +147,11 @@ def test_load_record_refuses_a_list(tmp_path: Path) -> None:
 
 
 def test_simulate_heuristic_against_random(arena: Arena) -> None:
-    result = arena("simulate", "belote", "--games", "3", "--bots", "heuristic,random", "--json")
+    result = arena("simulate", "belote", "--games", "3", "--bots", "beginner,random", "--json")
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     assert summary["game"] == "belote" and summary["games"] == 3
-    assert summary["bots"] == ["heuristic", "random"]
+    assert summary["bots"] == ["beginner", "random"]
     assert summary["hands"] >= 3 and summary["actions"] > 30 * summary["hands"]
     assert sum(summary["win_rate"]) == pytest.approx(1.0)
 

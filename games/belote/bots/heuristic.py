@@ -36,8 +36,8 @@ def trump_strength(hand: Sequence[Card], trump: Trump) -> float:
     """Rough trick-taking strength of ``hand`` if ``trump`` were the contract (see
     `hand_strength`).
 
-    >>> from games.belote.rules import Suit
-    >>> trump_strength([Card.from_str(code) for code in ["JH", "9H", "7H", "AS", "8D"]], Suit.HEARTS)
+    >>> hearts = Card.from_str("JH").suit
+    >>> trump_strength([Card.from_str(code) for code in ["JH", "9H", "7H", "AS", "8D"]], hearts)
     8.0
     """
     return hand_strength(mask_of(hand), trump_code(trump))

@@ -7,7 +7,8 @@ Unchecked fast path for search: positions come from legal play, nothing is check
 
 from __future__ import annotations
 
-from ..rules import LAST_TRICK_BONUS, legal_mask
+# mask_of and parse_cards: the doctests deal hands with them
+from ..rules import LAST_TRICK_BONUS, legal_mask, mask_of, parse_cards  # noqa: F401
 from .tables import KEYS, ORDER, POINTS, SUITS, indices
 
 
@@ -32,8 +33,7 @@ class Solver:
         """Card points (dix de der included) team 0 takes from now on, both teams playing
         perfectly; ``trick`` holds the cards of the trick in progress, led by ``leader``.
 
-        >>> from games.belote.rules import mask_of, parse_cards
-        >>> hands = [mask_of(parse_cards(cards.split())) for cards in ("AH", "TH", "7S", "KH")]
+            >>> hands = [mask_of(parse_cards(cards.split())) for cards in ("AH", "TH", "7S", "KH")]
         >>> Solver(0).value(hands, 0, [])  # seat 2 trumps the last trick: 25 + 10 for team 0
         35
         """

@@ -3,7 +3,8 @@ used by the beginner's bids and by the samplers to keep deals consistent with th
 
 from __future__ import annotations
 
-from ..rules import Rank
+# mask_of and parse_cards: the doctests deal hands with them
+from ..rules import Rank, mask_of, parse_cards  # noqa: F401
 from .tables import ALL_CODE, NONE_CODE, SUITS
 
 _J, _9, _A, _T = int(Rank.JACK), int(Rank.NINE), int(Rank.ACE), int(Rank.TEN)
@@ -14,7 +15,6 @@ def hand_strength(mask: int, code: int) -> float:
     unit per trick-winning card (trump jack 3.5, nine 2.5, ace 1.5, ten 1.2, other trumps
     0.8; side aces 1.2, a ten with its ace 0.6).
 
-    >>> from games.belote.rules import mask_of, parse_cards
     >>> hand_strength(mask_of(parse_cards("JH 9H 7H AS 8D".split())), 1)
     8.0
     """
@@ -50,7 +50,6 @@ def support_strength(mask: int, code: int) -> float:
     """What a hand adds to its partner's bid in suit ``code``: side aces (with their tens),
     the trump jack and nine, and trump length beyond two.
 
-    >>> from games.belote.rules import mask_of, parse_cards
     >>> support_strength(mask_of(parse_cards("9H 7H 8H AS TS 8D".split())), 1)
     2.3
     """
