@@ -11,15 +11,19 @@ or a crash before the swap leaves every live row as it was.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import pymysql
 
 from framework.storage.catalog import CatalogRows
 from framework.storage.sql.names import quote_identifier
 
-if TYPE_CHECKING:
-    from framework.storage.mysql import MySQLTableConnection
+
+class MySQLTableConnection(Protocol):
+    """What the overlay needs of the store's connection (``storage/mysql.py``, which imports
+    this module): one statement run as it is, its cursor returned."""
+
+    def run_statement(self, sql: str, params: Any) -> Any: ...
 
 # Statements that only read (everything else may write, and gets copies first).
 _READS = {"SELECT", "SHOW", "DESCRIBE", "DESC", "EXPLAIN", "DO", "SET"}
