@@ -342,11 +342,11 @@ class Deck:
 
     # ---------------------------------------------------------------- moving
     def move_card(self, card_id: int, location: str, location_arg: int = 0) -> None:
-        res = self.table.db_query(
+        matched = self.table.update_matched_rows(
             f"UPDATE {self.name} SET card_location = %s, card_location_arg = %s WHERE card_id = %s",
             (location, int(location_arg), int(card_id)),
         )
-        if res.rowcount == 0:
+        if matched == 0:
             raise GameSystemError(f"move_card: no card {card_id} in {self.name}")
 
     def move_cards(self, card_ids: Sequence[int], location: str, location_arg: int = 0) -> None:
@@ -365,13 +365,13 @@ class Deck:
     def insert_card_on_extreme_position(self, card_id: int, location: str, on_top: bool) -> None:
         if on_top:
             # One statement: the position above the pile's top (0 for an empty pile).
-            res = self.table.db_query(
+            matched = self.table.update_matched_rows(
                 f"UPDATE {self.name} SET card_location = %s, card_location_arg = (SELECT "
                 f"COALESCE(MAX(pile.card_location_arg), -1) + 1 FROM {self.name} AS pile "
                 "WHERE pile.card_location = %s) WHERE card_id = %s",
                 (location, location, int(card_id)),
             )
-            if res.rowcount == 0:
+            if matched == 0:
                 raise GameSystemError(f"insert_card_on_extreme_position: no card {card_id} in {self.name}")
         else:
             self.insert_card(card_id, location, 0)

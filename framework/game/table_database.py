@@ -11,6 +11,7 @@ from framework.game.table_context import ActionContext
 from framework.storage.base import Result, TableConnection
 from framework.storage.game_statements import run_game_statement
 from framework.storage.sql.game_statement import translate_game_statement
+from framework.storage.sql.translate import translate_query
 from framework.storage.sql.writes import analyse_writes
 from framework.storage.table_shapes import shapes_of
 
@@ -76,6 +77,17 @@ class TableDatabase:
                 self._players = None
         statement = translate_game_statement(sql, self._db.dialect, shapes_of(self._db))
         return run_game_statement(self._db, statement, params, self.sql_random_seed)
+
+    def update_matched_rows(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one of the framework's own UPDATEs (the deck's, the statistics') and return the
+        rows it matched, their "is the row there" test. Unlike ``db_query`` it does not count
+        the rows changed as mysqli would (on SQLite a second statement, on PostgreSQL a
+        self-join): those UPDATEs run on every move and never report that count."""
+        _check_params("update_matched_rows", params, None)
+        writes = analyse_writes(sql)
+        if writes is not None and writes.may_change("player", CACHED_PLAYER_COLUMNS):
+            self._players = None
+        return self._db.execute(translate_query(sql, self._db.dialect), params).rowcount
 
     def sql_random_seed(self) -> int:
         """The seed of a statement's ``RAND()`` calls: from the table's random source

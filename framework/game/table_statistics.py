@@ -57,16 +57,16 @@ class TableStatistics(TablePlayers):
     def _update_stat(self, stat: Stat, player_id: int | None, assignment: str, value: float) -> None:
         """One UPDATE of the statistic's row (no read first: this runs on every move)."""
         if player_id is None:
-            res = self.db_query(
+            matched = self.update_matched_rows(
                 f"UPDATE stats SET stats_value = {assignment} WHERE stats_type = %s "
                 "AND stats_player_id IS NULL", (value, stat.id),
             )
         else:
-            res = self.db_query(
+            matched = self.update_matched_rows(
                 f"UPDATE stats SET stats_value = {assignment} WHERE stats_type = %s "
                 "AND stats_player_id = %s", (value, stat.id, player_id),
             )
-        if res.rowcount == 0:
+        if matched == 0:
             who = "" if player_id is None else f" for player {player_id}"
             raise GameSystemError(f"statistic {stat.key!r}{who} was never initialised (init_stat)")
 
