@@ -85,7 +85,8 @@ class Gatekeeper:
             # The release is read again under the table's lock: another process may have
             # upgraded or rolled the table back since this one last looked.
             with self.directory.open(info.id) as (info, gdef, db):
-                ctx = ActionContext(db=db, current_player_id=player_id, now=self.now)
+                ctx = ActionContext(db=db, current_player_id=player_id, now=self.now,
+                                    defer_writes=True)
                 table = gdef.table_class(ctx)
                 state = table.gamestate.state()
                 if state.id == END_STATE_ID:
@@ -123,6 +124,7 @@ class Gatekeeper:
                     ) from exc
                 if seen_move is not None:
                     table.set_meta(f"acted:{player_id}", str(seen_move))
+                table.flush_writes()
                 result = ActionResult(
                     info.id, table.gamestate.state().name, last_packet_id(table),
                     table.gamestate.is_game_over(), int(table.get_game_state_value(GLOBAL_MOVE) or 0),
@@ -144,10 +146,12 @@ class Gatekeeper:
         info = self.directory.table_info(table_id)
         try:
             with self.directory.open(info.id) as (info, gdef, db):
-                table = gdef.table_class(ActionContext(db=db, current_player_id=None, now=self.now))
+                table = gdef.table_class(ActionContext(db=db, current_player_id=None, now=self.now,
+                                                       defer_writes=True))
                 change(table)
                 self.driver.begin_move(table)
                 self.driver.settle(table, gdef)
+                table.flush_writes()
         except ArenaError:
             raise
         except Exception as exc:

@@ -3,6 +3,7 @@ the event streams send after each batch (progression, scores, time left)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -54,30 +55,42 @@ class TableClocks(TableStatistics):
         return table_status(self._db, self._ctx.now())
 
     def update_clocks(self) -> None:
-        """Run the clocks of active players, stop the others' (after every request)."""
+        """Run the clocks of active players, stop the others' (after every request), in one
+        statement."""
         active = set(self.gamestate.get_active_player_list())
         if self._ctx.active_at_start is not None and active == self._ctx.active_at_start:
             return  # the same clocks keep running
         now = self._ctx.now()
-        rows = self.db_query(
-            "SELECT player_id, player_remaining_reflexion_time, player_start_reflexion_time FROM player"
-        ).rows
-        for r in rows:
-            pid = int(r["player_id"])
-            started = to_datetime(r["player_start_reflexion_time"])
+        self._player_rows()  # the clocks come with the players' rows
+        changes: dict[int, tuple[Any, Any]] = {}
+        for pid, (remaining, start) in self._clocks.items():
+            started = to_datetime(start)
             if pid in active and started is None:
-                self.db_query(
-                    "UPDATE player SET player_start_reflexion_time = %s WHERE player_id = %s",
-                    (now.strftime(TIME_FORMAT), pid),
-                )
+                changes[pid] = (remaining, now.strftime(TIME_FORMAT))
             elif pid not in active and started is not None:
                 used = (now - started).total_seconds()
-                remaining = float(r["player_remaining_reflexion_time"] or 0) - used
-                self.db_query(
-                    "UPDATE player SET player_start_reflexion_time = NULL, "
-                    "player_remaining_reflexion_time = %s WHERE player_id = %s",
-                    (int(round(remaining)), pid),
-                )
+                changes[pid] = (int(round(float(remaining or 0) - used)), None)
+        if not changes:
+            return
+        params: list[Any] = []
+        for pid, (remaining, _) in changes.items():
+            params += (pid, remaining)
+        for pid, (_, start) in changes.items():
+            params += (pid, start)
+        params += changes
+        self._db.execute(translate_query(_clock_sql(len(changes)), self._db.dialect), params)
+        self._clocks.update(changes)
+
+
+@functools.lru_cache(maxsize=16)
+def _clock_sql(players: int) -> str:
+    """The UPDATE that sets ``players`` players' clocks (remaining time, then start)."""
+    cases = " ".join(["WHEN %s THEN %s"] * players)
+    marks = ", ".join(["%s"] * players)
+    return (f"UPDATE player SET player_remaining_reflexion_time = CASE player_id {cases} "
+            "ELSE player_remaining_reflexion_time END, "
+            f"player_start_reflexion_time = CASE player_id {cases} "
+            f"ELSE player_start_reflexion_time END WHERE player_id IN ({marks})")
 
 
 _STATUS_SQL = (

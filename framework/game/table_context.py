@@ -22,6 +22,9 @@ class ActionContext:
     #: None (a game state, a zombie or bot turn, setup, a visitor not signed in).
     current_player_id: int | None = None
     now: Callable[[], datetime] = utcnow
+    #: The table keeps its own writes (globals) until ``Table.flush_writes``, which the
+    #: caller runs before the commit (the action gatekeeper does).
+    defer_writes: bool = False
     # Filled by the table during the request, read by the runtime afterwards.
     savepoint_requested: bool = False
     last_packet_id: int | None = None  # id of the last notification written in this request

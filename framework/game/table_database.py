@@ -19,6 +19,7 @@ from framework.storage.table_shapes import shapes_of
 CACHED_PLAYER_COLUMNS = (
     "player_id", "player_name", "player_color", "player_no", "player_zombie",
     "player_eliminated", "player_ai", "player_is_multiactive",
+    "player_remaining_reflexion_time", "player_start_reflexion_time",
 )
 
 
@@ -52,6 +53,13 @@ class TableDatabase:
         # that writes either table drops the matching cache.
         self._globals: dict[int, int | None] | None = None
         self._players: dict[int, dict[str, Any]] | None = None
+        # Each player's clock (remaining seconds, start of the running turn as stored),
+        # read with the players' rows.
+        self._clocks: dict[int, tuple[Any, Any]] = {}
+        # Globals set in this request, written back at its end (``flush_writes``).
+        self._pending_globals: dict[int, int] = {}
+        # Notifications of this request (their rows, ids given), written at its end.
+        self._pending_log: list[tuple[Any, ...]] = []
 
     @property
     def context(self) -> ActionContext:
@@ -69,6 +77,9 @@ class TableDatabase:
         seeded from the table's random source, MySQL's answers in ``affected`` and
         ``insert_id``."""
         _check_params("db_query", params, None)
+        if (self._pending_globals or self._pending_log) and "global" in sql.lower() \
+                or self._pending_log and "gamelog" in sql.lower():
+            self.flush_writes()  # the statement may read or write them
         writes = analyse_writes(sql)
         if writes is not None:
             if writes.may_change("global"):
@@ -88,6 +99,9 @@ class TableDatabase:
         if writes is not None and writes.may_change("player", CACHED_PLAYER_COLUMNS):
             self._players = None
         return self._db.execute(translate_query(sql, self._db.dialect), params).rowcount
+
+    def flush_writes(self) -> None:
+        """Write what the request keeps for later (``TableValues`` keeps the globals)."""
 
     def sql_random_seed(self) -> int:
         """The seed of a statement's ``RAND()`` calls: from the table's random source

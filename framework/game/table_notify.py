@@ -3,6 +3,7 @@ table's ``gamelog``, handed to the event streams after the commit."""
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -12,6 +13,7 @@ from framework.game.feed import Packet, time_text
 from framework.game.globals import GLOBAL_MOVE
 from framework.game.table_values import TableValues
 from framework.i18n import MessageFormatError, check_message_args, format_message, with_plural_args
+from framework.storage.sql.translate import translate_query
 
 
 class TableNotifications(TableValues):
@@ -50,30 +52,55 @@ class TableNotifications(TableValues):
             raise GameSystemError(f"notification {notif_type!r}: args are not JSON: {exc}") from None
         stamp = time_text(self._ctx.now_text())  # to the second, stored alike by every backend
         move = int(self._read_global(GLOBAL_MOVE) or 0)
-        if self._db.ids_may_gap:
+        private = 0 if player_id is None else 1
+        if self._db.ids_may_gap or self._ctx.defer_writes:
             # Ids without gaps on the servers, whose sequences never give back the numbers of a
-            # rolled-back action; the table's write lock makes MAX + 1 safe.
+            # rolled-back action; the table's write lock makes MAX + 1 safe. An action's rows
+            # are written together at its end (``flush_writes``).
+            if self._ctx.last_packet_id is None:
+                self._read_global(GLOBAL_MOVE)  # the globals' read brings the log's last id
             if self._ctx.last_packet_id is None:
                 self._ctx.last_packet_id = int(self.get_unique_value_from_db(
                     "SELECT MAX(gamelog_packet_id) FROM gamelog") or 0)
             packet_id = self._ctx.last_packet_id + 1
-            self.db_query(
-                "INSERT INTO gamelog (gamelog_packet_id, gamelog_move_id, gamelog_private, "
-                "gamelog_player, gamelog_time, gamelog_type, gamelog_log, gamelog_args) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-                (packet_id, move, 0 if player_id is None else 1, player_id, stamp, notif_type, log, payload),
-            )
+            row = (packet_id, move, private, player_id, stamp, notif_type, log, payload)
+            if self._ctx.defer_writes:
+                self._pending_log.append(row)
+            else:
+                self._db.execute(translate_query(_log_sql(1), self._db.dialect), row)
         else:
             res = self.db_query(
                 "INSERT INTO gamelog (gamelog_move_id, gamelog_private, gamelog_player, gamelog_time, "
                 "gamelog_type, gamelog_log, gamelog_args) VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                (move, 0 if player_id is None else 1, player_id, stamp, notif_type, log, payload),
+                (move, private, player_id, stamp, notif_type, log, payload),
             )
             packet_id = int(res.lastrowid or 0)
         self._ctx.last_packet_id = packet_id
         self._ctx.packets.append(Packet(packet_id, move, player_id is not None,
                                         None if player_id is None else int(player_id),
                                         stamp, notif_type, log, payload))
+
+    def flush_writes(self) -> None:
+        """The action's notifications in one statement (a few for a long setup), then the
+        globals."""
+        pending = self._pending_log
+        while pending:
+            chunk, pending[:] = pending[:_LOG_CHUNK], pending[_LOG_CHUNK:]
+            self._db.execute(translate_query(_log_sql(len(chunk)), self._db.dialect),
+                             [value for row in chunk for value in row])
+        super().flush_writes()
+
+
+#: notifications per INSERT (8 parameters each: far below every backend's limit)
+_LOG_CHUNK = 500
+
+
+@functools.lru_cache(maxsize=64)
+def _log_sql(rows: int) -> str:
+    """The INSERT of ``rows`` notifications, their ids given."""
+    return ("INSERT INTO gamelog (gamelog_packet_id, gamelog_move_id, gamelog_private, "
+            "gamelog_player, gamelog_time, gamelog_type, gamelog_log, gamelog_args) VALUES "
+            + ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * rows))
 
 
 def _json_default(value: Any) -> Any:

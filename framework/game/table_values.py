@@ -11,6 +11,7 @@ from framework.game.globals import GAME_GLOBAL_MAX, GAME_GLOBAL_MIN, OPTION_GLOB
 from framework.game.table_context import ActionContext
 from framework.game.table_database import TableDatabase
 from framework.storage.sql.translate import translate_query
+from framework.storage.sql.upserts import keyed_upsert_sql
 
 if TYPE_CHECKING:
     from framework.game.registry import GameDefinition
@@ -83,13 +84,10 @@ class TableValues(TableDatabase):
 
     def _load_globals(self) -> dict[int, int | None]:
         dialect = self._db.dialect
-        if not self._db.ids_may_gap:
-            sql = "SELECT global_id, global_value FROM global"
-        else:
-            # The servers number notifications themselves (MAX + 1 under the table's lock,
-            # ``_notify``): the log's last id comes in the same round trip, as row 0.
-            sql = ("SELECT global_id, global_value FROM global UNION ALL "
-                   "SELECT 0, MAX(gamelog_packet_id) FROM gamelog")
+        # The log's last id comes in the same round trip, as row 0: the framework numbers
+        # the notifications of an action itself (``TableNotifications._notify``).
+        sql = ("SELECT global_id, global_value FROM global UNION ALL "
+               "SELECT 0, MAX(gamelog_packet_id) FROM gamelog")
         values: dict[int, int | None] = {}
         for r in self._db.execute(translate_query(sql, dialect)).rows:
             gid = int(r["global_id"])
@@ -99,23 +97,34 @@ class TableValues(TableDatabase):
                     self._ctx.last_packet_id = value or 0
             else:
                 values[gid] = value
+        values.update(self._pending_globals)  # set in this request, not written yet
         self._globals = values
         return values
 
     def _write_global(self, gid: int, value: int) -> None:
+        """Write global ``gid``; in a request that defers its writes (an action:
+        ``ActionContext.defer_writes``), kept and written back with the others at its end
+        (``flush_writes``), or before a statement of the game's that names them."""
         if isinstance(value, bool) or not isinstance(value, int):
             raise GameSystemError(f"globals hold integers; got {value!r} for global {gid}")
-        res = self._db.execute(
-            translate_query("UPDATE global SET global_value = %s WHERE global_id = %s", self._db.dialect),
-            (value, gid),
-        )
-        if res.rowcount == 0:
-            self._db.execute(
-                translate_query("INSERT INTO global (global_id, global_value) VALUES (%s, %s)",
-                                self._db.dialect), (gid, value),
-            )
+        self._pending_globals[gid] = value
         if self._globals is not None:
             self._globals[gid] = value
+        if not self._ctx.defer_writes:
+            self.flush_writes()
+
+    def flush_writes(self) -> None:
+        """Write what the request keeps for later (the globals it set) in one statement;
+        the engine calls it before the commit."""
+        pending = self._pending_globals
+        if not pending:
+            return
+        params: list[Any] = []
+        for gid, value in pending.items():
+            params += (gid, value)
+        self._db.execute(keyed_upsert_sql("global", "global_id", ("global_value",), len(pending),
+                                          self._db.dialect), params)
+        pending.clear()
 
     def _read_global(self, gid: int) -> int | None:
         values = self._globals

@@ -4,11 +4,13 @@ ON CONFLICT`` on SQLite and PostgreSQL, on the keys the table's schema declares.
 from __future__ import annotations
 
 import enum
+import functools
 
 import sqlglot
 from sqlglot import exp
 
 from framework.storage.sql.errors import Target, refuse
+from framework.storage.sql.names import quote_identifier
 from framework.storage.sql.shapes import SchemaShapes, TableShape
 
 
@@ -181,3 +183,32 @@ def rewrite_upsert(insert: exp.Insert, target: Target, shapes: SchemaShapes,
         on_conflict.set("where", exp.Where(this=condition))
     insert.set("conflict", on_conflict)
     return kind, shape
+
+
+@functools.lru_cache(maxsize=256)
+def keyed_upsert_sql(table: str, key: str, columns: tuple[str, ...], rows: int,
+                     target: Target) -> str:
+    """One statement that writes ``rows`` rows of ``(key, *columns)`` into ``table``, each
+    updating the row with its ``key`` when there is one (the framework's write-back of its own
+    rows, whose key it knows), in ``target``'s dialect and parameter style.
+
+    >>> head, tail = keyed_upsert_sql("global", "global_id", ("global_value",), 2, "sqlite").split(" ON ")
+    >>> head
+    'INSERT INTO `global` (`global_id`, `global_value`) VALUES (?, ?), (?, ?)'
+    >>> tail
+    'CONFLICT (`global_id`) DO UPDATE SET `global_value` = excluded.`global_value`'
+    >>> keyed_upsert_sql("global", "global_id", ("global_value",), 1, "mysql").split(" ON ")[1]
+    'DUPLICATE KEY UPDATE `global_value` = VALUES(`global_value`)'
+    """
+    if rows < 1 or not columns:
+        raise ValueError("keyed_upsert_sql: at least one row and one column")
+    names = [quote_identifier(c, target) for c in (key, *columns)]
+    mark = "?" if target == "sqlite" else "%s"
+    row = "(" + ", ".join([mark] * len(names)) + ")"
+    head = f"INSERT INTO {quote_identifier(table, target)} ({', '.join(names)}) VALUES " + \
+        ", ".join([row] * rows)
+    if target == "mysql":
+        sets = ", ".join(f"{n} = VALUES({n})" for n in names[1:])
+        return f"{head} ON DUPLICATE KEY UPDATE {sets}"
+    sets = ", ".join(f"{n} = excluded.{n}" for n in names[1:])
+    return f"{head} ON CONFLICT ({names[0]}) DO UPDATE SET {sets}"
