@@ -11,6 +11,7 @@ from framework.storage.base import Result, TableConnection
 from framework.storage.sql.changed_rows import CHANGED_FLAG
 from framework.storage.sql.game_statement import INSERTED_FLAG, ROW_ID, GameStatement, StatementKind
 from framework.storage.sql.rand import SEED_MARKER
+from framework.storage.sqlite_functions import ChangeCounter
 
 _INSERTS = (StatementKind.INSERT, StatementKind.INSERT_IGNORE)
 
@@ -72,10 +73,13 @@ def _counted_update(db: TableConnection, statement: GameStatement, texts: Sequen
     if db.dialect == "postgresql":
         flags = db.execute(texts[0], params).rows
         return Result([], len(flags), None, sum(1 for f in flags if f[CHANGED_FLAG]), 0)
+    counter: ChangeCounter | None = getattr(db, "change_counter", None)
+    if counter is None:
+        raise TypeError(f"{type(db).__name__}: an SQLite connection without its change counter")
     values = list(params)
-    matched = db.execute(texts[0], values[statement.set_params:]).rows[0]["n"]
-    changed = db.execute(texts[1], values + values[:statement.set_params])
-    return Result([], int(matched), None, changed.rowcount, 0)
+    counter.take()
+    matched = db.execute(texts[0], values[:statement.set_params] + values)
+    return Result([], matched.rowcount, None, counter.take(), 0)
 
 
 def _upsert(db: TableConnection, statement: GameStatement, text: str,

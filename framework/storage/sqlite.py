@@ -15,10 +15,11 @@ from typing import Any
 
 from framework.core.errors import StorageUnavailableError
 from framework.storage.base import Result, Target
+from framework.storage.sql.changed_rows import NOTE_CHANGE
 from framework.storage.sql.ddl import copy_table_sql
 from framework.storage.sql.names import quote_identifier
 from framework.storage.sql.shapes import SchemaShapes
-from framework.storage.sqlite_functions import register_sqlite_functions
+from framework.storage.sqlite_functions import ChangeCounter, register_sqlite_functions
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +94,9 @@ class SQLiteTableConnection:
             self.raw.execute("PRAGMA synchronous=NORMAL")
             self.raw.execute("PRAGMA foreign_keys=ON")
             register_sqlite_functions(self.raw)
+            # counts the rows a game's UPDATE changes (mysqli's affected rows)
+            self.change_counter = ChangeCounter()
+            self.raw.create_function(NOTE_CHANGE, 2, self.change_counter)
         except sqlite3.OperationalError as exc:
             self.raw.close()
             failure = storage_failure(exc, table_id)

@@ -310,6 +310,24 @@ def number(value: Any) -> float | None:
     return 0.0
 
 
+class ChangeCounter:
+    """``arena_note_change(changed, value)``: counts the rows an UPDATE changed (its first
+    assignment calls it for each row it matches, ``framework.storage.sql.changed_rows``)
+    and gives ``value`` back. ``take()`` answers the count since the last ``take()``."""
+
+    def __init__(self) -> None:
+        self.changed = 0
+
+    def __call__(self, changed: Any, value: Any) -> Any:
+        if changed:
+            self.changed += 1
+        return value
+
+    def take(self) -> int:
+        count, self.changed = self.changed, 0
+        return count
+
+
 def register_sqlite_functions(connection: sqlite3.Connection) -> None:
     """Make MySQL's functions (as ``arena_*``) callable on ``connection``."""
     functions: list[tuple[str, int, Any]] = [

@@ -1,7 +1,8 @@
 """The rows an UPDATE changed, as mysqli counts them on BGA, beside the rows it matched (the
 framework's "update, else insert" relies on those): a RETURNING that compares each row's new
 values with its old ones on PostgreSQL; on SQLite (whose RETURNING cannot see another table)
-a count of the matched rows, then the UPDATE of the rows it changes only."""
+a function of the connection's that the UPDATE calls for each row it matches, telling it
+whether the row changes (``NOTE_CHANGE``)."""
 
 from __future__ import annotations
 
@@ -12,19 +13,21 @@ from sqlglot import exp
 from framework.storage.sql.errors import Target
 
 CHANGED_FLAG = "arena_changed"
+#: SQLite: the connection's function that counts the rows an UPDATE changes
+#: (``framework.storage.sqlite_functions.ChangeCounter``)
+NOTE_CHANGE = "arena_note_change"
 _OLD = "arena_old"
 _OLD_ROW = "arena_row"
 
 
 @dataclass
 class ChangeCount:
-    """What the rewrite of one UPDATE needs from the runner. ``count_query``: SQLite's
-    ``SELECT COUNT(*)`` of the matched rows, run first with the parameters after the first
-    ``set_params``; the UPDATE itself then takes those ``set_params`` again at the end."""
+    """What the rewrite of one UPDATE needs from the runner. SQLite's UPDATE takes the first
+    ``set_params`` parameters twice (the change test's copies first)."""
 
-    count_query: exp.Expr | None = None
     set_params: int = 0
     rewritten: bool = False
+    noted: bool = False  # SQLite: NOTE_CHANGE counts the changed rows
 
 
 def _assignments(update: exp.Update) -> list[tuple[str, exp.Expr]] | None:
@@ -69,18 +72,19 @@ def count_changed_rows(update: exp.Update, target: Target, counts: ChangeCount) 
             exp.alias_(exp.Paren(this=condition), CHANGED_FLAG)]))
         counts.rewritten = True
         return
+    # SQLite: the UPDATE's first assignment notes, row by row, whether the row changes
+    # (``NOTE_CHANGE``, a function of the connection's that counts its true arguments): its
+    # SET expressions see the old row, and run for matched rows only. The values are given
+    # twice: the change test's copies first.
     counts.set_params = sum(1 for _, value in assignments for _ in value.find_all(exp.Placeholder))
-    count = exp.select(exp.alias_(exp.Count(this=exp.Star()), "n")).from_(table.copy())
-    if where is not None:
-        count.set("where", where.copy())
-    counts.count_query = count
     changed = [exp.NullSafeNEQ(this=exp.column(column, table=name),
                                expression=exp.Paren(this=value.copy()))
                for column, value in assignments]
     condition = changed[0]
     for extra in changed[1:]:
         condition = exp.Or(this=condition, expression=extra)
-    if where is not None:
-        condition = exp.And(this=exp.Paren(this=where.this), expression=exp.Paren(this=condition))
-    update.set("where", exp.Where(this=condition))
+    first = update.expressions[0]
+    first.set("expression", exp.Anonymous(this=NOTE_CHANGE, expressions=[
+        exp.Paren(this=condition), first.expression]))
+    counts.noted = True
     counts.rewritten = True

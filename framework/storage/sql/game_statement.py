@@ -18,7 +18,7 @@ from framework.storage.sql.loose import bridge_loose_comparisons
 from framework.storage.sql.mysql_functions import map_mysql_json_for_mariadb
 from framework.storage.sql.names import quote_identifier
 from framework.storage.sql.parse import parse_prepared, prepare
-from framework.storage.sql.query import transform_expressions, translate_query_tree
+from framework.storage.sql.query import translate_query_tree
 from framework.storage.sql.rand import SEED_MARKER, seed_rand
 from framework.storage.sql.shapes import SchemaShapes
 from framework.storage.sql.translate import DML, translate_statements
@@ -59,9 +59,9 @@ class GameStatement:
     table's random source when it runs. ``returns_rows_touched``: an upsert with a RETURNING
     of the rows it inserted or updated (``INSERTED_FLAG`` on PostgreSQL, ``ROW_ID``).
     ``counts_changes``: an UPDATE rewritten to count the rows it changes beside those it
-    matches (``changed_rows``): on SQLite ``statements`` is then the count of matched rows
-    (run with the parameters after the first ``set_params``) and the UPDATE (with those
-    ``set_params`` once more at the end); on PostgreSQL the UPDATE returns ``CHANGED_FLAG``.
+    matches (``changed_rows``): on SQLite the UPDATE takes its first ``set_params``
+    parameters twice (first for the change test) and the connection's ``ChangeCounter``
+    counts the rows it changed; on PostgreSQL the UPDATE returns ``CHANGED_FLAG``.
     ``count_rows``: SQLite's ``SELECT COUNT(*)`` of the table a multi-row upsert writes (run
     before and after it: the rows it inserted, which its RETURNING cannot tell).
     """
@@ -148,10 +148,6 @@ def translate_game_statement(sql: str, target: Target, shapes: SchemaShapes) -> 
     if returning:
         text += _returning(target, auto_column)
     texts: tuple[str, ...] = (text,)
-    if counts.count_query is not None:
-        transform_expressions(counts.count_query, target)
-        replace_placeholders(counts.count_query)
-        texts = (finish_params(generate(counts.count_query, target), target), text)
     return GameStatement(texts, kind, seeded, auto_column, auto_given, rows, returning,
                          counts.rewritten, counts.set_params, count_rows)
 
