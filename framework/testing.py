@@ -144,6 +144,8 @@ class _WritableTable:
 
     def __exit__(self, *exc: Any) -> None:
         self._cm.__exit__(*exc)
+        # what the test wrote makes the runtime's kept state of the table stale
+        self._t.runtime.forget_kept(self._t.id)
 
 
 class GameHarness:

@@ -27,6 +27,7 @@ from framework.engine.views import last_packet_id
 from framework.game.actions import bind_action_args
 from framework.game.feed import Packet
 from framework.game.globals import GLOBAL_MOVE
+from framework.game.kept import KeptStates
 from framework.game.states import END_STATE_ID
 from framework.game.table import ActionContext, Table
 
@@ -60,6 +61,8 @@ class Gatekeeper:
         self.now = now
         self.before_action = before_action
         self.wants_packets = wants_packets
+        # what this worker keeps of each table it played, for the table's next action
+        self.kept = KeptStates()
 
     def act(
         self, table_id: int, player_id: int, action: str, args: Mapping[str, Any] | None = None,
@@ -89,6 +92,7 @@ class Gatekeeper:
                                     defer_writes=True)
                 table = gdef.table_class(ctx)
                 state = table.gamestate.state()
+                table.adopt(self.kept.take(info.id), info.release_version, gdef)
                 if state.id == END_STATE_ID:
                     raise GameOverError("This game is over", "game_over")
                 if seen_move is not None:
@@ -124,7 +128,9 @@ class Gatekeeper:
                     ) from exc
                 if seen_move is not None:
                     table.set_meta(f"acted:{player_id}", str(seen_move))
+                table.touch()
                 table.flush_writes()
+                self.kept.put(info.id, table.keep(info.release_version, gdef))
                 result = ActionResult(
                     info.id, table.gamestate.state().name, last_packet_id(table),
                     table.gamestate.is_game_over(), int(table.get_game_state_value(GLOBAL_MOVE) or 0),
@@ -148,9 +154,11 @@ class Gatekeeper:
             with self.directory.open(info.id) as (info, gdef, db):
                 table = gdef.table_class(ActionContext(db=db, current_player_id=None, now=self.now,
                                                        defer_writes=True))
+                self.kept.forget(info.id)
                 change(table)
                 self.driver.begin_move(table)
                 self.driver.settle(table, gdef)
+                table.touch()
                 table.flush_writes()
         except ArenaError:
             raise

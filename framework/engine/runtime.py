@@ -95,6 +95,12 @@ class Runtime:
     def forget_table(self, table_id: int) -> None:
         self.directory.forget_table(table_id)
 
+    def forget_kept(self, table_id: int) -> None:
+        """Drop what this process keeps of the table between actions (``framework.game.kept``):
+        for a writer of this process that does not give the table a new write token (a
+        test's own writes)."""
+        self.gatekeeper.kept.forget(table_id)
+
     def game_for(self, info: TableInfo) -> GameDefinition:
         return self.directory.game_for(info)
 

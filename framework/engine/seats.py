@@ -96,6 +96,7 @@ class Seats:
 
     def _make_zombie(self, table: Table, gdef: GameDefinition, player_id: int, log_msg: str) -> None:
         table.db_query("UPDATE player SET player_zombie = 1 WHERE player_id = %s", (player_id,))
+        table.touch()  # a worker's kept rows of the table are stale
         table.notify_all_players("playerLeft", log_msg, player_id=player_id,
                                  player_name=table.get_player_name_by_id(player_id))
         self.driver.settle(table, gdef)
@@ -109,3 +110,4 @@ class Seats:
         with self.directory.open(table_id) as (_, gdef, db):
             table = gdef.table_class(ActionContext(db=db, now=self.now))
             table.give_extra_time(player_id)
+            table.touch()

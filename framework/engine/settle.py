@@ -71,7 +71,8 @@ class StateDriver:
             progression = 100 if state.id == END_STATE_ID else int(table.get_game_progression())
             table.set_game_state_value(GLOBAL_PROGRESSION, max(0, min(100, progression)))
         table.update_clocks()
-        table.flush_writes()  # the undo copies below read and write the global rows
+        if ctx.restore_requested or ctx.savepoint_requested:
+            table.flush_writes()  # the undo copies below read and write the global rows
         if ctx.restore_requested:
             # The move counter and the moves each player acted from go on from where they
             # are (the undo is a move too): they are what makes each view act once.

@@ -7,5 +7,7 @@ GLOBAL_STATE = 1
 GLOBAL_ACTIVE_PLAYER = 2
 GLOBAL_MOVE = 3
 GLOBAL_PROGRESSION = 4
+#: a random number that every write of the table changes (``framework.game.kept``)
+GLOBAL_WRITE_TOKEN = 5
 GAME_GLOBAL_MIN, GAME_GLOBAL_MAX = 10, 89
 OPTION_GLOBAL_MIN, OPTION_GLOBAL_MAX = 100, 199

@@ -60,6 +60,12 @@ class TableDatabase:
         self._pending_globals: dict[int, int] = {}
         # Notifications of this request (their rows, ids given), written at its end.
         self._pending_log: list[tuple[Any, ...]] = []
+        # ``arena_meta`` values read or written in this request (None: no such key).
+        self._metas: dict[str, str | None] = {}
+        #: The game's own state derived from its rows (a replayed hand, its rules...): kept
+        #: by the worker for the table's next action while no one else writes the table
+        #: (``framework.game.kept``); a game keeps it in step with the rows it writes.
+        self.kept: dict[str, Any] = {}
 
     @property
     def context(self) -> ActionContext:
@@ -67,9 +73,12 @@ class TableDatabase:
         return self._ctx
 
     def forget_cached_rows(self) -> None:
-        """Drop the request's caches of ``global`` and ``player`` (their rows were replaced
-        behind the table's back, e.g. by an undo restore)."""
+        """Drop the request's caches of ``global``, ``player`` and ``arena_meta`` and the
+        game's kept state (their rows were replaced behind the table's back, e.g. by an undo
+        restore)."""
         self._globals = self._players = None
+        self._metas.clear()
+        self.kept.clear()
 
     def db_query(self, sql: str, params: Sequence[Any] = ()) -> Result:
         """Run one statement written in MySQL's dialect (``%s`` for parameters), translated
@@ -86,6 +95,8 @@ class TableDatabase:
                 self._globals = None
             if writes.may_change("player", CACHED_PLAYER_COLUMNS):
                 self._players = None
+            if self._metas and writes.may_change("arena_meta"):
+                self._metas.clear()
         statement = translate_game_statement(sql, self._db.dialect, shapes_of(self._db))
         return run_game_statement(self._db, statement, params, self.sql_random_seed)
 

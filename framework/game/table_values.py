@@ -7,7 +7,15 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from framework.core.errors import GameSystemError
-from framework.game.globals import GAME_GLOBAL_MAX, GAME_GLOBAL_MIN, OPTION_GLOBAL_MAX, OPTION_GLOBAL_MIN
+from framework.game.globals import (
+    GAME_GLOBAL_MAX,
+    GAME_GLOBAL_MIN,
+    GLOBAL_MOVE,
+    GLOBAL_WRITE_TOKEN,
+    OPTION_GLOBAL_MAX,
+    OPTION_GLOBAL_MIN,
+)
+from framework.game.kept import KeptState, new_token
 from framework.game.table_context import ActionContext
 from framework.game.table_database import TableDatabase
 from framework.storage.sql.translate import translate_query
@@ -134,20 +142,52 @@ class TableValues(TableDatabase):
 
     def meta(self, key: str) -> str | None:
         """The table's ``arena_meta`` value for ``key`` (seed, game, release, bot kinds...)."""
+        metas = self._metas
+        if key in metas:
+            return metas[key]
         value = self.get_unique_value_from_db(
             "SELECT meta_value FROM arena_meta WHERE meta_key = %s", (key,)
         )
-        return None if value is None else str(value)
+        metas[key] = None if value is None else str(value)
+        return metas[key]
 
     def set_meta(self, key: str, value: str) -> None:
         """Write the table's ``arena_meta`` value for ``key``."""
-        res = self.db_query("UPDATE arena_meta SET meta_value = %s WHERE meta_key = %s", (value, key))
-        if res.rowcount == 0:
-            self.db_query("INSERT INTO arena_meta (meta_key, meta_value) VALUES (%s, %s)", (key, value))
+        self._db.execute(keyed_upsert_sql("arena_meta", "meta_key", ("meta_value",), 1, self._db.dialect),
+                         (key, value))
+        self._metas[key] = value
 
     def delete_meta(self, key: str) -> None:
         """Remove the table's ``arena_meta`` value for ``key`` (if any)."""
         self.db_query("DELETE FROM arena_meta WHERE meta_key = %s", (key,))
+        self._metas[key] = None
+
+    # ------------------------------------------------------------------ kept between actions
+    def touch(self) -> None:
+        """Give the table a new write token: a worker's kept state of it is stale from now on
+        (``framework.game.kept``). Every action does it; so must every other write."""
+        self._write_global(GLOBAL_WRITE_TOKEN, new_token())
+
+    def keep(self, release: str | None, definition: object) -> KeptState:
+        """What the next action of this worker may reuse, as this request leaves the table
+        (after ``touch`` and ``flush_writes``)."""
+        return KeptState(
+            token=int(self._read_global(GLOBAL_WRITE_TOKEN) or 0),
+            move=int(self._read_global(GLOBAL_MOVE) or 0),
+            release=release, definition=definition,
+            players=self._players, clocks=self._clocks, metas=self._metas, game=self.kept,
+        )
+
+    def adopt(self, kept: KeptState | None, release: str | None, definition: object) -> bool:
+        """Take ``kept`` over when it is still the table's (its token and move are the ones
+        the ``global`` rows hold now); whether it was."""
+        if kept is None or not kept.matches(self._read_global(GLOBAL_WRITE_TOKEN),
+                                            self._read_global(GLOBAL_MOVE), release, definition):
+            return False
+        if kept.players is not None:
+            self._players, self._clocks = kept.players, kept.clocks
+        self._metas, self.kept = kept.metas, kept.game
+        return True
 
     def metas_like(self, prefix: str) -> dict[str, str]:
         """Every ``arena_meta`` value whose key starts with ``prefix``, by key."""

@@ -160,12 +160,10 @@ class Belote(Table):
     def __init__(self, ctx: ActionContext) -> None:
         super().__init__(ctx)
         self.cards = Deck(self, "card")
-        self._rules: Rules | None = None
-        self._player_order: list[int] | None = None
-        # The current hand's bidding and card play, rebuilt from rows once per request and
-        # kept in step with each move this request stores (bots may play many in a row).
-        self._bidding_memo: Bidding | None = None
-        self._play_memo: PlayState | None = None
+        # ``self.kept`` (the framework keeps it for the table's next action while no one
+        # else writes the table) holds the rules, the seat order, and the current hand's
+        # bidding and card play, rebuilt from rows when missing and kept in step with each
+        # move stored (bots may play many in a row).
 
     # ------------------------------------------------------------------ setup
     def setup_new_game(self, players: Mapping[int, Mapping[str, Any]], options: Mapping[int, int]) -> None:
@@ -196,9 +194,10 @@ class Belote(Table):
     @property
     def rules(self) -> Rules:
         """This table's rules, from its options."""
-        if self._rules is None:
-            self._rules = rules_from_options(self._option_value)
-        return self._rules
+        rules: Rules | None = self.kept.get("rules")
+        if rules is None:
+            rules = self.kept["rules"] = rules_from_options(self._option_value)
+        return rules
 
     def _option_value(self, key: str) -> int:
         """An option's value; an option newer than the table reads as `LEGACY_VALUES` says."""
@@ -213,9 +212,10 @@ class Belote(Table):
 
     def player_order(self) -> list[int]:
         """Player ids by seat (seat = player_no - 1)."""
-        if self._player_order is None:
-            self._player_order = list(self.load_players_basic_infos())
-        return self._player_order
+        order: list[int] | None = self.kept.get("order")
+        if order is None:
+            order = self.kept["order"] = list(self.load_players_basic_infos())
+        return order
 
     def seat_of(self, player_id: int) -> int:
         return self.player_order().index(player_id)
@@ -241,14 +241,15 @@ class Belote(Table):
 
     def bidding(self) -> Bidding:
         """The current hand's bidding, replayed from the ``bid`` rows (read it, never change it)."""
-        if self._bidding_memo is None:
+        bidding: Bidding | None = self.kept.get("bidding")
+        if bidding is None:
             bidding = new_bidding(self.rules, self.dealer, self.turned)
             for row in self.get_object_list_from_db(
                 "SELECT bid_seat, bid_code FROM bid WHERE bid_hand = %s ORDER BY bid_id", (self.hand_no,)
             ):
                 bidding.apply(row["bid_code"], int(row["bid_seat"]))
-            self._bidding_memo = bidding
-        return self._bidding_memo
+            self.kept["bidding"] = bidding
+        return bidding
 
     def hands(self) -> list[list[Card]]:
         """Cards each seat holds now, sorted."""
@@ -276,7 +277,8 @@ class Belote(Table):
             GameSystemError: there is no contract yet.
             BeloteError: the rows are inconsistent.
         """
-        if self._play_memo is None:
+        state: PlayState | None = self.kept.get("play")
+        if state is None:
             bidding = bidding or self.bidding()
             if bidding.contract is None:
                 raise GameSystemError("play_state: the current hand has no contract")
@@ -287,8 +289,8 @@ class Belote(Table):
             state = PlayState(hands, bidding.contract, (self.dealer + 1) % 4, self.rules)
             for seat, card in plays:
                 state.play(card, seat)
-            self._play_memo = state
-        return self._play_memo
+            self.kept["play"] = state
+        return state
 
     def _move_cards(self, cards: Iterable[Card], location: str, location_arg: int) -> None:
         """Move cards, each found by its suit and rank (the deck has one of each): no read of
@@ -473,7 +475,8 @@ class Belote(Table):
         for seat, hand in enumerate(hands):
             self._move_cards(hand, "hand", order[seat])
         self.set_game_state_value("turned", turned.index if turned is not None else NO_CARD)
-        self._bidding_memo = self._play_memo = None
+        self.kept.pop("bidding", None)
+        self.kept.pop("play", None)
         if turned is None:
             self.notify_all_players(
                 "newDeal", clienttranslate("Hand ${hand_no}: ${player_name} deals"),

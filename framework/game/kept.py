@@ -1,0 +1,72 @@
+"""What a worker keeps of a table between two actions (``KeptState``): the decoded player
+rows, clocks and meta values, and the game's own derived state (``Table.kept``), valid while
+the table's write token and move number are the ones this worker wrote last.
+
+Every write of a table outside an action changes the token (``Table.touch``), and every
+action writes a new one, so a worker's copy is used only when no one (another worker,
+another machine, a command) has written the table since: the check is the read of the
+``global`` rows that every action makes anyway, under the table's lock.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+#: the range of a write token (``global`` holds a signed 32-bit INT)
+TOKEN_MAX = 2**31 - 1
+
+_tokens = random.SystemRandom()
+
+
+def new_token() -> int:
+    """A fresh write token (never 0, the value of a table that has none)."""
+    return _tokens.randint(1, TOKEN_MAX)
+
+
+@dataclass
+class KeptState:
+    """A table's decoded rows as an action left them, for the next action in this worker."""
+
+    token: int
+    move: int
+    release: str | None
+    definition: object  # the GameDefinition that made it: a reloaded game keeps nothing
+    players: dict[int, dict[str, Any]] | None  # None: read again by the next action
+    clocks: dict[int, tuple[Any, Any]]
+    metas: dict[str, str | None]
+    game: dict[str, Any] = field(default_factory=dict)
+
+    def matches(self, token: int | None, move: int | None, release: str | None,
+                definition: object) -> bool:
+        return (token is not None and token == self.token and move == self.move
+                and release == self.release and definition is self.definition)
+
+
+class KeptStates:
+    """The ``KeptState`` of this worker's most recently played tables (at most ``limit``).
+    A state taken is the action's own (it changes it in place) until it is put back."""
+
+    def __init__(self, limit: int = 4096) -> None:
+        self.limit = limit
+        self._states: dict[int, KeptState] = {}
+
+    def take(self, table_id: int) -> KeptState | None:
+        """The table's kept state, removed (an action changes it in place: it comes back
+        with ``put`` only when the action commits)."""
+        return self._states.pop(table_id, None)
+
+    def put(self, table_id: int, state: KeptState) -> None:
+        states = self._states
+        states.pop(table_id, None)
+        states[table_id] = state
+        while len(states) > self.limit:
+            del states[next(iter(states))]
+
+    def forget(self, table_id: int) -> None:
+        self._states.pop(table_id, None)
+
+    def __len__(self) -> int:
+        return len(self._states)
+

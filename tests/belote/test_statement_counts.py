@@ -1,0 +1,113 @@
+"""The statements one Belote move costs, on every backend (issue: less work per move).
+
+The engine's own statements are counted where they leave it: every ``execute`` on the
+table's connection during ``Runtime.act`` (the store's BEGIN and COMMIT, and its lock, come
+on top: two statements on SQLite). The table is played as its players would: each action
+goes through the runtime, which keeps the decoded table between actions."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from framework.storage.base import Result, TableConnection
+from framework.testing import GameHarness, TestTable
+from tests.backends import PlatformTemplate
+
+pytestmark = pytest.mark.all_backends
+
+#: what an action may send through the connection, BEGIN and COMMIT not included
+CARD_LIMIT = 6  # a card that does not end a trick
+TRICK_END_LIMIT = 7  # the card that ends a trick also gathers it
+BID_LIMIT = 5
+
+
+class Counting:
+    """A connection that records the statements sent through it."""
+
+    def __init__(self, db: TableConnection, log: list[str]) -> None:
+        self._db, self._log = db, log
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
+        self._log.append(sql)
+        return self._db.execute(sql, params)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._db, name)
+
+
+@pytest.fixture
+def harness(tmp_path: Path, database_url: str | None,
+            platform_template: PlatformTemplate) -> Iterator[GameHarness]:
+    platform_template.seed(tmp_path / "instance", database_url)
+    with GameHarness("belote", tmp_path, database_url=database_url) as h:
+        yield h
+
+
+def counted(t: TestTable, log: list[str]) -> Any:
+    store = t.runtime.store
+    plain = store.connect
+
+    @contextmanager
+    def connect(table_id: int, write: bool = True) -> Iterator[Any]:
+        with plain(table_id, write) as db:
+            yield Counting(db, log) if write else db
+
+    return connect, plain
+
+
+def hand_of(t: TestTable) -> int:
+    with t.read() as table:
+        return int(table.hand_no)
+
+
+def next_move(t: TestTable, rng: random.Random) -> tuple[int, str, dict[str, Any], int]:
+    """The active player, a legal action for them, and the trick's size before it."""
+    with t.read() as table:
+        pid = table.get_active_player_id()
+        if table.gamestate.state().name == "playerTurn":
+            args = table.arg_player_turn()
+            return pid, "play_card", {"card": rng.choice(args["_private"]["active"]["legal_cards"])}, \
+                int(args["trick_size"])
+        bids = table.arg_player_bid()["legal_bids"]
+        bid = "pass" if "pass" in bids and rng.random() < 0.6 else rng.choice(bids)
+        return pid, "bid", {"bid": bid}, -1
+
+
+def test_a_card_and_a_bid_cost_few_statements(harness: GameHarness, monkeypatch: pytest.MonkeyPatch) -> None:
+    t = harness.create_table(players=4, seed=7)
+    rng = random.Random(3)
+    log: list[str] = []
+    connect, _ = counted(t, log)
+    monkeypatch.setattr(t.runtime.store, "connect", connect)
+    cards: list[int] = []
+    trick_ends: list[int] = []
+    bids: list[int] = []
+    for _ in range(80):
+        if t.is_over:
+            break
+        pid, action, args, trick = next_move(t, rng)
+        hand = hand_of(t)
+        log.clear()
+        t.act(pid, action, **args)
+        if hand_of(t) != hand:  # a hand that ends (scoring, a new deal) is not one move's cost
+            continue
+        if action == "bid":
+            with t.read() as table:  # the bid that ends the bidding also deals the rest
+                if table.gamestate.state().name == "playerTurn":
+                    continue
+            bids.append(len(log))
+        elif trick == 3:
+            trick_ends.append(len(log))
+        else:
+            cards.append(len(log))
+    assert cards and trick_ends and bids, "the game must have played cards, ended tricks and bid"
+    # the first action of each table builds what the next ones reuse: count the steady ones
+    assert max(cards[1:]) <= CARD_LIMIT, (cards, log)
+    assert max(trick_ends) <= TRICK_END_LIMIT, trick_ends
+    assert max(bids[1:]) <= BID_LIMIT, bids
