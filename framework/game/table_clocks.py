@@ -51,8 +51,23 @@ class TableClocks(TableStatistics):
 
     def stream_status(self) -> dict[str, Any]:
         """What the event stream adds after each batch: progression, and each player's score,
-        score_aux and seconds left on the clock (one statement)."""
-        return table_status(self._db, self._ctx.now())
+        score_aux and seconds left on the clock: from the rows this request holds, else in
+        one statement."""
+        if self._players is None or self._globals is None or self._pending_globals:
+            return table_status(self._db, self._ctx.now())
+        now = self._ctx.now()
+        scores = self._scores
+        return {
+            "progression": int(self._globals.get(GLOBAL_PROGRESSION) or 0),
+            "scores": {
+                str(pid): {
+                    "score": scores[pid][0], "score_aux": scores[pid][1],
+                    "time_left": round(remaining_seconds(
+                        {"player_remaining_reflexion_time": remaining,
+                         "player_start_reflexion_time": start}, now)),
+                } for pid, (remaining, start) in self._clocks.items()
+            },
+        }
 
     def update_clocks(self) -> None:
         """Run the clocks of active players, stop the others' (after every request), in one

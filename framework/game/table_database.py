@@ -20,6 +20,7 @@ CACHED_PLAYER_COLUMNS = (
     "player_id", "player_name", "player_color", "player_no", "player_zombie",
     "player_eliminated", "player_ai", "player_is_multiactive",
     "player_remaining_reflexion_time", "player_start_reflexion_time",
+    "player_score", "player_score_aux",
 )
 
 
@@ -56,6 +57,8 @@ class TableDatabase:
         # Each player's clock (remaining seconds, start of the running turn as stored),
         # read with the players' rows.
         self._clocks: dict[int, tuple[Any, Any]] = {}
+        # Each player's score and score_aux, read with the players' rows.
+        self._scores: dict[int, tuple[int, int]] = {}
         # Globals set in this request, written back at its end (``flush_writes``).
         self._pending_globals: dict[int, int] = {}
         # Notifications of this request (their rows, ids given), written at its end.

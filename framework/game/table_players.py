@@ -81,8 +81,8 @@ class TablePlayers(TableNotifications):
             rows = self.db_query(
                 "SELECT player_id, player_name, player_color, player_no, player_zombie, "
                 "player_eliminated, player_ai, player_is_multiactive, "
-                "player_remaining_reflexion_time, player_start_reflexion_time "
-                "FROM player ORDER BY player_no"
+                "player_remaining_reflexion_time, player_start_reflexion_time, "
+                "player_score, player_score_aux FROM player ORDER BY player_no"
             ).rows
             self._players = {
                 int(r["player_id"]): {
@@ -99,6 +99,8 @@ class TablePlayers(TableNotifications):
             }
             self._clocks = {int(r["player_id"]): (r["player_remaining_reflexion_time"],
                                                   r["player_start_reflexion_time"]) for r in rows}
+            self._scores = {int(r["player_id"]): (int(r["player_score"]), int(r["player_score_aux"]))
+                            for r in rows}
         return self._players
 
     def _player_row(self, player_id: int, helper: str) -> dict[str, Any]:

@@ -175,7 +175,8 @@ class TableValues(TableDatabase):
             token=int(self._read_global(GLOBAL_WRITE_TOKEN) or 0),
             move=int(self._read_global(GLOBAL_MOVE) or 0),
             release=release, definition=definition,
-            players=self._players, clocks=self._clocks, metas=self._metas, game=self.kept,
+            players=self._players, clocks=self._clocks, scores=self._scores, metas=self._metas,
+            game=self.kept,
         )
 
     def adopt(self, kept: KeptState | None, release: str | None, definition: object) -> bool:
@@ -185,7 +186,7 @@ class TableValues(TableDatabase):
                                             self._read_global(GLOBAL_MOVE), release, definition):
             return False
         if kept.players is not None:
-            self._players, self._clocks = kept.players, kept.clocks
+            self._players, self._clocks, self._scores = kept.players, kept.clocks, kept.scores
         self._metas, self.kept = kept.metas, kept.game
         return True
 
