@@ -167,6 +167,29 @@ def check_message_args(msgid: str, args: Mapping[str, Any]) -> None:
         raise MessageFormatError(f"message {str(msgid)!r}: i18n names args that are missing: {missing}")
 
 
+def check_message(msgid: str, args: Mapping[str, Any]) -> None:
+    """What ``format_message(msgid, args)`` checks (``check_message_args``, for the message
+    and each nested ``{"log": ..., "args": ...}`` arg it places), without formatting it.
+
+    Raises:
+        MessageFormatError: as ``format_message`` with ``strict``.
+
+    >>> check_message("${a} plays", {"a": {"log": "${b}", "args": {}}})
+    Traceback (most recent call last):
+    ...
+    framework.core.messages.MessageFormatError: message '${b}' uses ${b} but no arg 'b' was given
+    """
+    check_message_args(msgid, args)
+    if not msgid:
+        return
+    spec = plural_spec(msgid, args)
+    names = _placeholders(str(msgid)) + (_placeholders(spec[0]) if spec is not None else ())
+    for name in names:
+        value = args[name]
+        if isinstance(value, Mapping) and "log" in value:
+            check_message(str(value["log"]), value.get("args", {}))
+
+
 def format_message(
     msgid: str,
     args: Mapping[str, Any],

@@ -35,7 +35,7 @@ class KeptState:
     definition: object  # the GameDefinition that made it: a reloaded game keeps nothing
     players: dict[int, dict[str, Any]] | None  # None: read again by the next action
     clocks: dict[int, tuple[Any, Any]]
-    scores: dict[int, tuple[int, int]]
+    scores: dict[int, tuple[int, int]] | None  # None: written since they were read
     metas: dict[str, str | None]
     game: dict[str, Any] = field(default_factory=dict)
 

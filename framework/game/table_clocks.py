@@ -53,10 +53,10 @@ class TableClocks(TableStatistics):
         """What the event stream adds after each batch: progression, and each player's score,
         score_aux and seconds left on the clock: from the rows this request holds, else in
         one statement."""
-        if self._players is None or self._globals is None or self._pending_globals:
+        scores = self._scores
+        if self._players is None or scores is None or self._globals is None or self._pending_globals:
             return table_status(self._db, self._ctx.now())
         now = self._ctx.now()
-        scores = self._scores
         return {
             "progression": int(self._globals.get(GLOBAL_PROGRESSION) or 0),
             "scores": {

@@ -20,8 +20,9 @@ CACHED_PLAYER_COLUMNS = (
     "player_id", "player_name", "player_color", "player_no", "player_zombie",
     "player_eliminated", "player_ai", "player_is_multiactive",
     "player_remaining_reflexion_time", "player_start_reflexion_time",
-    "player_score", "player_score_aux",
 )
+# Kept apart: a game writes scores often, and only the event streams' status reads them.
+SCORE_COLUMNS = ("player_score", "player_score_aux")
 
 
 def _check_params(helper: str, params: Any, flag: str | None) -> None:
@@ -58,7 +59,7 @@ class TableDatabase:
         # read with the players' rows.
         self._clocks: dict[int, tuple[Any, Any]] = {}
         # Each player's score and score_aux, read with the players' rows.
-        self._scores: dict[int, tuple[int, int]] = {}
+        self._scores: dict[int, tuple[int, int]] | None = None
         # Globals set in this request, written back at its end (``flush_writes``).
         self._pending_globals: dict[int, int] = {}
         # Notifications of this request (their rows, ids given), written at its end.
@@ -79,7 +80,7 @@ class TableDatabase:
         """Drop the request's caches of ``global``, ``player`` and ``arena_meta`` and the
         game's kept state (their rows were replaced behind the table's back, e.g. by an undo
         restore)."""
-        self._globals = self._players = None
+        self._globals = self._players = self._scores = None
         self._metas.clear()
         self.kept.clear()
 
@@ -98,6 +99,8 @@ class TableDatabase:
                 self._globals = None
             if writes.may_change("player", CACHED_PLAYER_COLUMNS):
                 self._players = None
+            if self._scores is not None and writes.may_change("player", SCORE_COLUMNS):
+                self._scores = None
             if self._metas and writes.may_change("arena_meta"):
                 self._metas.clear()
         statement = translate_game_statement(sql, self._db.dialect, shapes_of(self._db))
@@ -112,6 +115,8 @@ class TableDatabase:
         writes = analyse_writes(sql)
         if writes is not None and writes.may_change("player", CACHED_PLAYER_COLUMNS):
             self._players = None
+        if writes is not None and writes.may_change("player", SCORE_COLUMNS):
+            self._scores = None
         return self._db.execute(translate_query(sql, self._db.dialect), params).rowcount
 
     def flush_writes(self) -> None:

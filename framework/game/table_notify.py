@@ -9,10 +9,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from framework.core.errors import GameSystemError
+from framework.core.messages import check_message
 from framework.game.feed import Packet, time_text
 from framework.game.globals import GLOBAL_MOVE
 from framework.game.table_values import TableValues
-from framework.i18n import MessageFormatError, check_message_args, format_message, with_plural_args
+from framework.i18n import MessageFormatError, with_plural_args
 from framework.storage.sql.translate import translate_query
 
 
@@ -39,15 +40,12 @@ class TableNotifications(TableValues):
 
     def _notify(self, player_id: int | None, notif_type: str, log: str, args: dict[str, Any]) -> None:
         try:
-            if log:
-                format_message(log, args)  # every placeholder filled, nested logs too
-            else:
-                check_message_args(log, args)  # i18n and plural args of an empty log
+            check_message(log, args)  # every placeholder filled, nested logs too
         except MessageFormatError as exc:
             raise GameSystemError(f"notification {notif_type!r}: {exc}") from None
         args = with_plural_args(log, args)  # a plural log keeps its plural form (framework.i18n)
         try:
-            payload = json.dumps(args, separators=(",", ":"), default=_json_default)
+            payload = _ENCODER.encode(args)
         except TypeError as exc:
             raise GameSystemError(f"notification {notif_type!r}: args are not JSON: {exc}") from None
         stamp = time_text(self._ctx.now_text())  # to the second, stored alike by every backend
@@ -104,8 +102,13 @@ def _log_sql(rows: int) -> str:
 
 
 def _json_default(value: Any) -> Any:
+    """Sets and tuples as lists, objects with ``to_json()`` as what it gives."""
     if isinstance(value, set | frozenset | tuple):
         return list(value)
     if hasattr(value, "to_json"):
         return value.to_json()
     raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+
+#: one encoder for every notification (``json.dumps`` with options builds one per call)
+_ENCODER = json.JSONEncoder(separators=(",", ":"), default=_json_default)
