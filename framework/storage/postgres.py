@@ -2,7 +2,7 @@
 per process.
 
 An action's transaction starts with ``BEGIN; SET LOCAL search_path TO "t<id>"; SET LOCAL
-lock_timeout ...; SELECT pg_advisory_xact_lock(<site>, <id>), 't<id>'::regnamespace`` in one
+lock_timeout ...; SELECT 't<id>'::regnamespace, pg_advisory_xact_lock(<site>, <id>)`` in one
 round trip (the simple query protocol: psycopg's pipeline mode costs more client CPU than the
 round trip it saves, measured): the advisory lock serialises the writers of one table (and
 only of that table) and goes away with the transaction, even when the connection drops.
