@@ -166,6 +166,7 @@ def test_a_failed_body_rolls_back_and_releases_in_one_go(one_connection: Any) ->
                 raise ValueError("the game refused")
     assert trace.round_trips == 3, trace.sent  # lock and begin; the insert; rollback and release
     assert _pooled_state(store, 1) == (0, 0)
+    assert _raw(store, 1) is raw  # a refused move costs no new connection
     with store.connect(1, write=False) as db:
         assert db.execute("SELECT COUNT(*) AS n FROM card", None).rows == [{"n": 0}]
 
@@ -219,3 +220,19 @@ def test_prepared_statements_are_right_across_schemas_that_differ(one_connection
         assert any(s.startswith("UPDATE") for s in prepared), prepared
         assert not any(s.lstrip().upper().startswith("SELECT") for s in prepared), prepared
         assert db.execute('SELECT COUNT(*) AS n FROM "card"').rows == [{"n": 4}]
+
+
+class _Interrupted(BaseException):
+    """As a greenlet's kill or a timeout lands: not an error of the block."""
+
+
+def test_an_interrupted_block_never_hands_its_connection_out_again(one_connection: Any) -> None:
+    store = _mysql_store(one_connection)
+    raw = _raw(store, 1)
+    with pytest.raises(_Interrupted):
+        with store.connect(1) as db:
+            _insert(db, "half")
+            raise _Interrupted
+    assert _raw(store, 1) is not raw
+    with store.connect(1, write=False) as db:
+        assert db.execute("SELECT COUNT(*) AS n FROM card", None).rows == [{"n": 0}]
