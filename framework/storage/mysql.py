@@ -317,13 +317,14 @@ class MySQLTableConnection:
             FileNotFoundError: no database ``database``.
         """
         parts = ["SELECT GET_LOCK(%s, %s)"] if lock_name is not None else []
-        if self.namespace != database:
-            parts.append(f"USE {quote(database)}")
+        # USE every time, in the same round trip: a session whose database was dropped (by
+        # this process or another, then made again) has none selected, whatever it last USEd.
+        parts.append(f"USE {quote(database)}")
         parts.append("START TRANSACTION" if write else "START TRANSACTION READ ONLY")
         params = (lock_name, wait_s) if lock_name is not None else None
         self.namespace = None  # known again once USE has answered
         try:
-            cur = self._run("; ".join(parts), params, several=True)
+            cur = self._run("; ".join(parts), params, True)  # positional: tests wrap _run
             if lock_name is not None:
                 got = cur.fetchone()
                 if got and got[0] == 1:
@@ -363,7 +364,7 @@ class MySQLTableConnection:
                 self.rollback()
             return
         try:
-            cur = self._run(f"{end}; DO RELEASE_LOCK(%s)", (self.lock_name,), several=True)
+            cur = self._run(f"{end}; DO RELEASE_LOCK(%s)", (self.lock_name,), True)
         except BaseException:  # the end failed, so the release did not run
             if commit:
                 self.release_quietly()

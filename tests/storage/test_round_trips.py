@@ -24,8 +24,8 @@ pytestmark = pytest.mark.all_backends
 
 # (round trips, statements) of an empty write transaction. PostgreSQL: BEGIN, search_path,
 # lock_timeout and one SELECT of the schema check and the lock; COMMIT. MariaDB: GET_LOCK,
-# (USE,) START TRANSACTION; COMMIT, RELEASE_LOCK. Before issue 20: PostgreSQL 2 and 6,
-# MariaDB 4 (5 with USE) and 4 (5).
+# USE, START TRANSACTION; COMMIT, RELEASE_LOCK. Before issue 20: PostgreSQL 2 and 6,
+# MariaDB 4 and 4 (5 and 5 when the connection had another database selected).
 EMPTY_WRITE = {"sqlite": (0, 2), "postgresql": (2, 5), "mysql": (2, 5)}
 
 
