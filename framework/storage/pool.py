@@ -21,7 +21,7 @@ class ConnectionPool(Generic[C]):
     """At most ``size`` connections checked out at once; idle ones are kept for reuse.
 
     ``checkout(prefer)`` hands back an idle connection whose ``namespace`` attribute equals
-    ``prefer`` when there is one (it saves the ``USE``/``SET search_path`` round trip). A
+    ``prefer`` when there is one (MariaDB's ``USE`` then changes nothing on the server). A
     connection that failed (``broken``), or whose block was interrupted by a
     ``BaseException`` that is not an ``Exception``, is closed instead of being put back. Threads and gevent
     greenlets alike wait on the semaphore (gevent patches ``threading``). After a fork the
