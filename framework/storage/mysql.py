@@ -2,7 +2,10 @@
 
 Game SQL runs as written (BGA's own dialect). The writers of one table are serialised by a
 named lock (``GET_LOCK('<site>_t<id>')``), taken before the transaction starts and released
-after it ends; the server releases it too when a connection dies. MariaDB commits DDL
+after it ends; the server releases it too when a connection dies. An action costs two round
+trips beside its own statements: ``GET_LOCK; USE; START TRANSACTION`` in one, ``COMMIT; DO
+RELEASE_LOCK`` in the other (the connection allows several statements per command for these
+two only: ``execute`` refuses a text holding a second statement, as MariaDB did before). MariaDB commits DDL
 implicitly, so an upgrade with DDL works on copies of the tables it writes and swaps them in with one
 atomic ``RENAME TABLE`` (see ``MySQLStore.upgrading``).
 """
@@ -18,7 +21,7 @@ from typing import Any
 
 import pymysql
 import pymysql.converters
-from pymysql.constants import FIELD_TYPE
+from pymysql.constants import CLIENT, FIELD_TYPE
 
 from framework.core.errors import StorageUnavailableError
 from framework.storage.base import DDLNeededError, Result, Target
@@ -65,6 +68,36 @@ _DDL = re.compile(r"^\s*(CREATE|ALTER|DROP|RENAME|TRUNCATE)\b", re.IGNORECASE)
 
 
 _ROWS_MATCHED = re.compile(rb"Rows matched: (\d+)")
+
+
+# What may hide a statement separator: strings, quoted names and comments (``/*!`` ones are
+# run by MariaDB, so they count as code after a separator).
+_TOKENS = re.compile(r"""'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.|"")*"|`(?:[^`]|``)*`"""
+                     r"|--(?:[ \t][^\n]*)?$|--[ \t][^\n]*|#[^\n]*|/\*.*?\*/|;", re.DOTALL | re.MULTILINE)
+
+
+def has_second_statement(sql: str) -> bool:
+    """Whether ``sql`` holds more than one statement (a separator with code after it).
+
+    >>> has_second_statement("SELECT 1;"), has_second_statement("SELECT ';' -- x; y")
+    (False, False)
+    >>> has_second_statement("SELECT 1; DROP TABLE x"), has_second_statement("SELECT 1; /*! DO 1 */")
+    (True, True)
+    >>> has_second_statement("UPDATE t SET a = 'it''s; \\' ok' WHERE b = `c;d`;  -- done")
+    False
+    """
+    if ";" not in sql:
+        return False
+    ended = False
+    pos = 0
+    for match in _TOKENS.finditer(sql):
+        token = match.group()
+        if ended and (sql[pos:match.start()].strip() or token[0] in "'\"`"
+                      or token.startswith(("/*!", "/*M!"))):
+            return True
+        ended = ended or token == ";"
+        pos = match.end()
+    return ended and bool(sql[pos:].strip())
 
 
 def _is_ddl(sql: str) -> bool:
@@ -134,7 +167,17 @@ class MySQLTableConnection:
         """One statement as it is (no overlay), its cursor returned (for the overlay)."""
         return self._run(sql, params)
 
-    def _run(self, sql: str, params: Sequence[Any] | None) -> Any:
+    def _run(self, sql: str, params: Sequence[Any] | None, several: bool = False) -> Any:
+        """Send ``sql``; only the store's own transaction commands (``several``) may hold more
+        than one statement (the connection allows it for them).
+
+        Raises:
+            pymysql.err.ProgrammingError: a second statement in the text (1064, as MariaDB
+                answers without multi-statements); nothing was sent.
+        """
+        if not several and ";" in sql and has_second_statement(sql):
+            raise pymysql.err.ProgrammingError(1064, "one statement per query: the text holds a second "
+                                                     f"statement after a ';' ({sql[:80]!r})")
         if _is_ddl(sql):
             if self.refuse_ddl:
                 self.ddl_refused = True
@@ -142,18 +185,38 @@ class MySQLTableConnection:
             self._shapes.clear()  # an upgrade's copy is renamed in: forget every database
         try:
             self._cur.execute(sql, tuple(params) if params is not None else None)
-        except pymysql.err.InterfaceError as exc:
-            self.broken = True
-            raise _unavailable(exc) from exc
-        except pymysql.err.OperationalError as exc:
-            code = exc.args[0] if exc.args else 0
-            if code in LOST_CONNECTION or code >= 2000:
-                self.broken = True
-                raise _unavailable(exc) from exc
-            if code in RETRYABLE:
-                raise _unavailable(exc, "table_busy") from exc
-            raise
+        except (pymysql.err.InterfaceError, pymysql.err.OperationalError) as exc:
+            failure = self._failure(exc)
+            if failure is exc:
+                raise
+            raise failure from exc
         return self._cur
+
+    def _failure(self, exc: Exception) -> Exception:
+        """What a driver error means: a lost connection (dropped), a retryable conflict, or
+        the error itself."""
+        if isinstance(exc, pymysql.err.InterfaceError):
+            self.broken = True
+            return _unavailable(exc)
+        code = exc.args[0] if exc.args else 0
+        if code in LOST_CONNECTION or code >= 2000:
+            self.broken = True
+            return _unavailable(exc)
+        if code in RETRYABLE:
+            return _unavailable(exc, "table_busy")
+        return exc
+
+    def _drain(self, cur: Any) -> None:
+        """Read the remaining result sets of a command of several statements (raises the
+        first failed statement's error)."""
+        try:
+            while cur.nextset():
+                pass
+        except (pymysql.err.InterfaceError, pymysql.err.OperationalError) as exc:
+            failure = self._failure(exc)
+            if failure is exc:
+                raise
+            raise failure from exc
 
     def table_names(self) -> list[str]:
         if self.overlay is not None:
@@ -243,6 +306,90 @@ class MySQLTableConnection:
             log.warning("rollback failed, dropping the connection: %s", exc)
             self.broken = True
 
+    def open(self, lock_name: str | None, wait_s: float, database: str, write: bool) -> None:
+        """Take the table's lock (``lock_name``, writers), select ``database`` and start the
+        transaction, in one round trip; every result set is read and ``GET_LOCK``'s answer
+        checked. On failure nothing is held: no lock, no transaction.
+
+        Raises:
+            StorageUnavailableError: the lock stayed busy for ``wait_s`` seconds
+                (``table_busy``), or the connection failed.
+            FileNotFoundError: no database ``database``.
+        """
+        parts = ["SELECT GET_LOCK(%s, %s)"] if lock_name is not None else []
+        # USE every time, in the same round trip: a session whose database was dropped (by
+        # this process or another, then made again) has none selected, whatever it last USEd.
+        parts.append(f"USE {quote(database)}")
+        parts.append("START TRANSACTION" if write else "START TRANSACTION READ ONLY")
+        params = (lock_name, wait_s) if lock_name is not None else None
+        self.namespace = None  # known again once USE has answered
+        try:
+            cur = self._run("; ".join(parts), params, True)  # positional: tests wrap _run
+            if lock_name is not None:
+                got = cur.fetchone()
+                if got and got[0] == 1:
+                    self.lock_name = lock_name
+                busy = self.lock_name is None
+            else:
+                busy = False
+            self._drain(cur)  # USE's answer, then START's: raises if one failed
+        except pymysql.err.OperationalError as exc:
+            self.release_quietly()
+            if exc.args and exc.args[0] == 1049:  # unknown database: START did not run
+                raise FileNotFoundError(f"no database {database}") from exc
+            raise
+        except BaseException:
+            self.release_quietly()
+            raise
+        self.namespace = database
+        if busy:  # START ran without the lock: end it
+            self.rollback()
+            raise StorageUnavailableError("The table is busy; your move was not applied. Try again.",
+                                          "table_busy")
+
+    def finish(self, commit: bool) -> None:
+        """``COMMIT`` (or ``ROLLBACK``) and the lock's release in one round trip. If the
+        commit fails the release did not run: it is sent alone (or the connection dropped,
+        which releases it), and the error raised."""
+        end = "COMMIT" if commit else "ROLLBACK"
+        if self.broken:  # the session is gone, and its transaction and lock with it
+            self.lock_name = None
+            if commit:
+                raise _unavailable(RuntimeError("the connection failed during the transaction"))
+            return
+        if self.lock_name is None:
+            if commit:
+                self._run(end, None)
+            else:
+                self.rollback()
+            return
+        try:
+            cur = self._run(f"{end}; DO RELEASE_LOCK(%s)", (self.lock_name,), True)
+        except BaseException:  # the end failed, so the release did not run
+            if commit:
+                self.release_quietly()
+                raise
+            log.warning("rollback failed, dropping the connection", exc_info=True)
+            self.broken = True
+            self.lock_name = None
+            return
+        try:
+            self._drain(cur)
+        except Exception as exc:  # committed; a session that died has released its lock
+            log.warning("RELEASE_LOCK failed, dropping the connection: %s", exc)
+            self.broken = True
+        self.lock_name = None
+
+    def release_quietly(self) -> None:
+        """After a failure: no transaction and no lock left (or the connection dropped)."""
+        if not self.broken:
+            try:
+                self._run("ROLLBACK", None)
+            except Exception as exc:  # logged, and the connection is dropped
+                log.warning("rollback failed, dropping the connection: %s", exc)
+                self.broken = True
+        self.unlock()
+
     def close(self) -> None:
         try:
             self.raw.close()
@@ -276,8 +423,11 @@ class MySQLStore:
         # No CLIENT.FOUND_ROWS, as mysqli on BGA: the affected rows of an UPDATE are the rows
         # it changed; execute() reads the rows it matched from the info message (the
         # framework's "update, else insert" relies on those).
+        # MULTI_STATEMENTS for the transaction's own commands only (MySQLTableConnection.open,
+        # finish): every other text with a second statement is refused before it is sent.
         raw = pymysql.connect(**self.connect_args, autocommit=True, charset="utf8mb4",
-                              conv=CONVERSIONS, connect_timeout=10)
+                              conv=CONVERSIONS, connect_timeout=10,
+                              client_flag=CLIENT.MULTI_STATEMENTS)
         with raw.cursor() as cur:
             cur.execute("SET time_zone = '+00:00'")
         return MySQLTableConnection(raw, self.shapes)
@@ -293,23 +443,17 @@ class MySQLStore:
     @contextmanager
     def _session(self, conn: MySQLTableConnection, table_id: int, write: bool,
                  database: str | None = None) -> Iterator[MySQLTableConnection]:
-        """Lock (writers), select the database, run one transaction, unlock."""
+        """Lock (writers), select the database and begin in one round trip; run one
+        transaction; commit (or roll back) and unlock in another."""
         name = self.database(table_id)
-        if write:
-            conn.lock(name, self.lock_wait_s)
+        conn.open(name if write else None, self.lock_wait_s, database or name, write)
+        conn.table_id, conn.database = table_id, database or name
         try:
-            conn.use(database or name)
-            conn.table_id, conn.database = table_id, database or name
-            conn.begin(write)
-            try:
-                yield conn
-            except BaseException:
-                conn.rollback()
-                raise
-            else:
-                conn.commit()
-        finally:
-            conn.unlock()
+            yield conn
+        except BaseException:
+            conn.finish(commit=False)
+            raise
+        conn.finish(commit=True)
 
     @contextmanager
     def connect(self, table_id: int, write: bool = True) -> Iterator[MySQLTableConnection]:

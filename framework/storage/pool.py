@@ -21,8 +21,9 @@ class ConnectionPool(Generic[C]):
     """At most ``size`` connections checked out at once; idle ones are kept for reuse.
 
     ``checkout(prefer)`` hands back an idle connection whose ``namespace`` attribute equals
-    ``prefer`` when there is one (it saves the ``USE``/``SET search_path`` round trip). A
-    connection that failed is closed instead of being put back. Threads and gevent
+    ``prefer`` when there is one (MariaDB's ``USE`` then changes nothing on the server). A
+    connection that failed (``broken``), or whose block was interrupted by a
+    ``BaseException`` that is not an ``Exception``, is closed instead of being put back. Threads and gevent
     greenlets alike wait on the semaphore (gevent patches ``threading``). After a fork the
     child never reuses its parent's sockets.
     """
@@ -77,11 +78,18 @@ class ConnectionPool(Generic[C]):
                         "The game server cannot reach its database; your move was not applied. "
                         "Try again.", "storage_unavailable",
                     ) from exc
+            # An error of the block (a refused move, rolled back by the store) keeps the
+            # connection unless it failed; an interruption (a greenlet killed, a timeout in
+            # the middle of a statement) may leave a reply half read: never reused.
             healthy = False
             try:
                 yield conn
-                healthy = not getattr(conn, "broken", False)
+                healthy = True
+            except Exception:
+                healthy = True
+                raise
             finally:
+                healthy = healthy and not getattr(conn, "broken", False)
                 if healthy:
                     with self._lock:
                         self._idle.append(conn)

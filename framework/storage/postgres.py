@@ -1,10 +1,22 @@
 """PostgreSQL backend: one schema ``t<id>`` per game table, connections from a ``psycopg_pool``
 per process.
 
-An action's transaction starts with ``BEGIN; SET LOCAL search_path TO "t<id>"; SELECT
-pg_advisory_xact_lock(<site>, <id>)`` in one round trip: the advisory lock serialises the
-writers of one table (and only of that table) and goes away with the transaction, even when
-the connection drops.
+An action's transaction starts with ``BEGIN; SET LOCAL search_path TO "t<id>"; SET LOCAL
+lock_timeout ...; SELECT 't<id>'::regnamespace, pg_advisory_xact_lock(<site>, <id>)`` in one
+round trip (the simple query protocol: psycopg's pipeline mode costs more client CPU than the
+round trip it saves, measured): the advisory lock serialises the writers of one table (and
+only of that table) and goes away with the transaction, even when the connection drops.
+
+Prepared statements: psycopg prepares a statement on a connection once it has run it
+``PREPARE_THRESHOLD`` times, for the statements that return no rows (UPDATE, DELETE, INSERT
+without RETURNING). Names stay unqualified under the transaction's ``search_path``: a plan is
+per relation, so no two tables can share one anyway, and qualified names would make every
+statement's text differ per table (thousands of texts per connection instead of tens, past
+psycopg's per-connection cache). PostgreSQL checks a prepared statement's ``search_path``
+when it runs and analyses it again for another schema, which is always right for a statement
+without a result; one that returns rows is never prepared, since another table's (another
+game's, or the same after an upgrade) columns may differ and PostgreSQL then refuses to run
+it ("cached plan must not change result type") instead of planning it again.
 """
 
 from __future__ import annotations
@@ -34,6 +46,10 @@ log = logging.getLogger(__name__)
 
 _INSERT = re.compile(r'\s*INSERT\s+(?:INTO\s+)?(?:"([^"]+)"|([A-Za-z_][A-Za-z0-9_]*))', re.IGNORECASE)
 _DDL = ("CREATE", "ALTER", "DROP", "TRUNC")
+_ROWLESS = ("UPDATE", "DELETE", "INSERT")  # the statements that may be prepared (module doc)
+_RETURNING = re.compile(r"\bRETURNING\b", re.IGNORECASE)
+#: a statement runs this many times on a connection before psycopg prepares it there
+PREPARE_THRESHOLD = 2
 
 
 class _NumericLoader(Loader):
@@ -92,26 +108,31 @@ class PostgresTableConnection:
         lastrowid: int | None = None
         identity = None
         head = sql.lstrip()[:6].upper()
-        if head == "INSERT" and " RETURNING " not in sql.upper():
+        prepare = head in _ROWLESS and _RETURNING.search(sql) is None
+        if head == "INSERT" and prepare:
             identity = self._identity_column(sql)
             if identity is not None:
                 sql = sql.rstrip().rstrip(";") + f" RETURNING {quote(identity)}"
-        cur = self._run(sql, params)
+                prepare = False
+        cur = self._run(sql, params, prepare)
         if head.startswith(_DDL):
             self.store.forget_identities(self.schema)
         if identity is not None:
             returned = cur.fetchall()
             lastrowid = int(returned[0][0]) if returned and returned[0][0] is not None else None
             return Result([], cur.rowcount, lastrowid)
-        if cur.description is None:
+        result = cur.pgresult
+        if result is None or not result.nfields:
             return Result([], cur.rowcount, None)
-        names = [d.name for d in cur.description]
+        names = [result.fname(i).decode() for i in range(result.nfields)]  # type: ignore[union-attr]
         rows = [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
         return Result(rows, cur.rowcount, None)
 
-    def _run(self, sql: str, params: Sequence[Any] | None) -> psycopg.Cursor[Any]:
+    def _run(self, sql: str, params: Sequence[Any] | None, prepare: bool = False) -> psycopg.Cursor[Any]:
+        """Send ``sql``; ``prepare``: psycopg may prepare it (it returns no rows)."""
         try:
-            self._cur.execute(sql, tuple(params) if params is not None else None)
+            self._cur.execute(sql, tuple(params) if params is not None else None,
+                              prepare=None if prepare else False)
         except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
             if self.raw.closed or self.raw.info.status != psycopg.pq.ConnStatus.OK:
                 self.broken = True
@@ -179,12 +200,16 @@ class PostgresTableConnection:
         self.table_id, self.schema = table_id, schema
         parts = ["BEGIN" if write else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
                  f"SET LOCAL search_path TO {quote(schema)}"]
+        selected = []
+        if check:
+            # Fails (in the same round trip, before the lock is taken: a constant) when the
+            # table has no schema.
+            selected.append(f"{_literal(schema)}::regnamespace")
         if write:
             parts.append(f"SET LOCAL lock_timeout = '{int(self.store.lock_wait_s * 1000)}ms'")
-            parts.append(f"SELECT pg_advisory_xact_lock({self.store.lock_space}, {int(table_id)})")
-        if check:
-            # Fails (in the same round trip) when the table has no schema.
-            parts.append(f"SELECT {_literal(schema)}::regnamespace")
+            selected.append(f"pg_advisory_xact_lock({self.store.lock_space}, {int(table_id)})")
+        if selected:
+            parts.append("SELECT " + ", ".join(selected))
         try:
             self._run("; ".join(parts), None)
         except psycopg.errors.InvalidSchemaName as exc:
@@ -212,7 +237,7 @@ class PostgresTableConnection:
             return
         try:
             if self.raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-                self._cur.execute("ROLLBACK")
+                self._cur.execute("ROLLBACK", prepare=False)
         except psycopg.Error as exc:
             log.warning("rollback failed, dropping the connection: %s", exc)
             self.broken = True
@@ -224,8 +249,8 @@ class PostgresTableConnection:
 def _configure(raw: psycopg.Connection[Any]) -> None:
     """Every new connection: NUMERIC as int or float, times in UTC."""
     raw.adapters.register_loader("numeric", _NumericLoader)
-    raw.execute("SET TIME ZONE 'UTC'")
-    raw.execute(FUNCTIONS)
+    raw.execute("SET TIME ZONE 'UTC'", prepare=False)
+    raw.execute(FUNCTIONS, prepare=False)
 
 
 def _literal(text: str) -> str:
@@ -277,7 +302,8 @@ class PostgresStore:
                     self._inherited.append(self._pool)  # kept: never closed nor collected here
                 self._pool = ConnectionPool(
                     self.conninfo, min_size=0, max_size=self.pool_size, open=True,
-                    kwargs={"autocommit": True, "prepare_threshold": None, "connect_timeout": 10},
+                    kwargs={"autocommit": True, "prepare_threshold": PREPARE_THRESHOLD,
+                            "connect_timeout": 10},
                     configure=_configure, timeout=self.lock_wait_s,
                     name=f"arena-{self.prefix or 'site'}",
                 )
