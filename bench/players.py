@@ -93,9 +93,7 @@ class Bot:
 
     async def _play(self) -> None:
         async with self.run.opening:
-            page = await self.http.request("GET", self.path(""))
-            found = CSRF.search(page.text)
-            self.csrf = found.group(1) if found else ""
+            await self._open_page()
             data = (await self.http.request("GET", self.path("/data"))).json()
             gs = data["gamestate"]
             self.view = View(state=gs["name"], state_id=int(gs["id"]), active=int(gs["active_player"] or 0),
@@ -121,6 +119,28 @@ class Bot:
                     await self.changed.wait()
         finally:
             reader.cancel()
+
+    async def _open_page(self) -> None:
+        """The table's page: its CSRF token and the session's cookie. With the run's
+        ``one_session``, every bot takes those of the run's first page, as one studio
+        developer playing every seat (``?as=``) from one browser."""
+        shared = self.run.session
+        if shared is not None:
+            self.http.cookies, self.csrf = dict((await shared)[0]), (await shared)[1]
+            return
+        if self.run.one_session:
+            shared = self.run.session = asyncio.get_running_loop().create_future()
+        try:
+            page = await self.http.request("GET", self.path(""))
+        except BaseException as exc:
+            if shared is not None:
+                shared.set_exception(exc)
+                self.run.session = None  # the next bot tries again
+            raise
+        found = CSRF.search(page.text)
+        self.csrf = found.group(1) if found else ""
+        if shared is not None:
+            shared.set_result((dict(self.http.cookies), self.csrf))
 
     async def _read(self) -> None:
         """The stream, opened again after the server ended it (``SSE_MAX_SECONDS``)."""
@@ -250,14 +270,16 @@ class LoadRun:
     A run first opens the bots of its first ``slots`` tables (page, data, event stream; a
     few at a time), then lets them play: the measured part, ``timeout`` seconds at most.
     ``pace``: each bot thinks that many seconds on average (exponential) before each move;
-    0 or None: as fast as it can. ``on_phase`` is told ``"open"`` when every first bot holds
-    its stream, ``"closed"`` once every stream is closed at the end.
+    0 or None: as fast as it can. ``one_session``: the bots share the session (cookie and
+    CSRF token) of the run's first page (see ``Bot._open_page``). ``on_phase`` is told
+    ``"open"`` when every first bot holds its stream, ``"closed"`` once every stream is
+    closed at the end.
     """
 
     def __init__(self, host: str, port: int, tables: Sequence[tuple[int, Sequence[int]]],
                  policy: Policy, slots: int | None = None, max_actions: int | None = None,
                  max_actions_per_table: int | None = None, seed: int = 1, pace: float | None = None,
-                 on_phase: Callable[[str], None] | None = None) -> None:
+                 on_phase: Callable[[str], None] | None = None, one_session: bool = False) -> None:
         self.host, self.port = host, port
         self.queue = list(tables)
         self.slots = slots or len(self.queue)
@@ -266,6 +288,8 @@ class LoadRun:
         self.max_per_table = max_actions_per_table
         self.pace = pace or None
         self.on_phase = on_phase
+        self.one_session = one_session
+        self.session: asyncio.Future[tuple[dict[str, str], str]] | None = None
         self.per_table: dict[int, int] = {}
         self.stats = Stats()
         self.seed = seed
@@ -383,11 +407,11 @@ class LoadRun:
 
         Raises:
             TimeoutError: the first bots did not all open their streams in ``open_timeout``
-                (default: a second per 50 bots, at least a minute).
+                (default: a second per 10 bots, at least two minutes).
         """
         raise_open_files_limit()
         bots = sum(len(players) for _, players in self.queue[:self.slots])
-        return asyncio.run(self._run(timeout, open_timeout or max(60.0, bots / 50)))
+        return asyncio.run(self._run(timeout, open_timeout or max(120.0, bots / 10)))
 
     def notify_latencies(self) -> list[float]:
         """Answer -> event, for each player other than the one who made the move: from the

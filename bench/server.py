@@ -229,7 +229,7 @@ def _bench_server(tables: int, workers: int, database_url: str | None, actions: 
                 memory.mark("idle")
                 memory.start()
                 run = LoadRun(server.host, server.port, specs, policy, slots=tables,
-                              max_actions=actions, seed=seed, pace=pace,
+                              max_actions=actions, seed=seed, pace=pace, one_session=True,
                               on_phase=lambda phase: _phase(memory, server, phase))
                 settle_heap()  # the bots' process, as the workers do
                 server_before = server.cpu_seconds()

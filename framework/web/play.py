@@ -391,7 +391,8 @@ def event_stream(table_id: int, player_id: int | None, after: int, lang: str, ga
                 yield ": keepalive\n\n"
                 last_sent = now
             woken = streams.wait(table_id, seen, max(0.05, min(poll, keepalive - (now - last_sent))))
-            from_database = woken == seen  # no wake-up came: read the log itself
+            # no wake-up came: read the log itself, unless another stream of the table just did
+            from_database = woken == seen and streams.needs_read(table_id, seen, poll)
 
     return gen()
 
