@@ -15,6 +15,7 @@ import pytest
 from framework.core.clock import utcnow
 from framework.game.registry import GameRegistry
 from framework.live.bus import Bus, InProcessBus
+from framework.live.bus_sqlite import SqliteBus
 from framework.live.streams import CommitMessage, Streams, site_channel
 from framework.site import Site, bus_for
 from framework.storage.sqlite import SQLiteStore
@@ -238,10 +239,16 @@ def test_the_bus_is_chosen_by_url_then_by_backend(tmp_path: Path, monkeypatch: p
         assert bus_for(store, "redis://127.0.0.1:6379/0")[1] is None  # a bus for every process
         assert bus_for(store, "memory:")[1] == store.poll_interval_s  # one process's bus: and the poll
         assert bus_for(PostgresLike(), None)[1] is None  # type: ignore[arg-type]  # LISTEN/NOTIFY
-        opener, poll_s = bus_for(store, None)  # SQLite: one process's bus, and the poll
+        opener, poll_s = bus_for(store, None)  # SQLite: the file bus of the machine's processes
+        bus = opener(lambda: None)
+        try:
+            assert poll_s is None and isinstance(bus, SqliteBus) and bus.path.parent == tmp_path
+        finally:
+            bus.close()
+        opener, poll_s = bus_for(store, "memory:")  # one process's bus, and the poll
         assert poll_s == store.poll_interval_s and isinstance(opener(lambda: None), InProcessBus)
         monkeypatch.setenv("ARENA_LOG_POLL_S", "0.5")
-        assert bus_for(store, None)[1] == 0.5
+        assert bus_for(store, "memory:")[1] == 0.5
     finally:
         store.close()
 
