@@ -272,8 +272,8 @@ class LoadRun:
     ``pace``: each bot thinks that many seconds on average (exponential) before each move;
     0 or None: as fast as it can. ``one_session``: the bots share the session (cookie and
     CSRF token) of the run's first page (see ``Bot._open_page``). ``on_phase`` is told
-    ``"open"`` when every first bot holds its stream, ``"closed"`` once every stream is
-    closed at the end.
+    ``"open"`` when every first bot holds its stream, ``"played"`` when the measured part
+    ends, ``"closed"`` once every stream is closed at the end.
     """
 
     def __init__(self, host: str, port: int, tables: Sequence[tuple[int, Sequence[int]]],
@@ -390,6 +390,8 @@ class LoadRun:
             ends[0].cancel()
             elapsed = time.perf_counter() - started
             self.measuring = False
+            if self.on_phase is not None:
+                self.on_phase("played")  # quick: no thread
             self.end()
             await asyncio.wait(slots, timeout=30)  # the answers in flight
             await self.transport.aclose()  # every stream's connection

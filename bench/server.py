@@ -225,28 +225,28 @@ def _bench_server(tables: int, workers: int, database_url: str | None, actions: 
             server = ServerProcess.start(instance, workers, database_url, extra,
                                          env=stream_env(streams, workers))
             memory = WorkerMemory(server)
+            cpu: dict[str, tuple[float | None, resource.struct_rusage]] = {}
             try:
                 memory.mark("idle")
                 memory.start()
                 run = LoadRun(server.host, server.port, specs, policy, slots=tables,
                               max_actions=actions, seed=seed, pace=pace, one_session=True,
-                              on_phase=lambda phase: _phase(memory, server, phase))
+                              on_phase=lambda phase: _phase(memory, server, phase, cpu))
                 settle_heap()  # the bots' process, as the workers do
-                server_before = server.cpu_seconds()
-                client_before = resource.getrusage(resource.RUSAGE_SELF)
                 elapsed = run.run(timeout=seconds)
-                client_after = resource.getrusage(resource.RUSAGE_SELF)
-                server_after = server.cpu_seconds()
             finally:
                 memory.stop()
                 server.stop()
+                if os.environ.get("ARENA_BENCH_DEBUG"):
+                    print(server.log()[-8000:], file=sys.stderr)
             result = summary(run, elapsed)
-            done = max(1, run.stats.actions)
+            done = max(1, len(run.stats.latencies))  # the actions of the measured part
+            (server_before, client_before), (server_after, client_after) = cpu["open"], cpu["played"]
             result.update({
                 "tables": tables, "workers": workers, "game": game, "backend": site.store.dialect,
                 "pace_s": pace, "seed": seed, "streams": streams,
-                # CPU per action during the run: the bots (this process) and the server's
-                # processes (not the database server's).
+                # CPU per action while the bots played (not while they opened): the bots
+                # (this process) and the server's processes (not the database server's).
                 "client_cpu_ms_per_action": round(_cpu(client_before, client_after) * 1000 / done, 3),
                 "server_cpu_ms_per_action": (
                     round((server_after - server_before) * 1000 / done, 3)
@@ -267,7 +267,12 @@ def stream_env(streams: int, workers: int) -> dict[str, str]:
     return {"ARENA_WORKER_CONNECTIONS": str(room), "ARENA_BACKLOG": "4096"}
 
 
-def _phase(memory: WorkerMemory, server: ServerProcess, phase: str) -> None:
+def _phase(memory: WorkerMemory, server: ServerProcess, phase: str,
+           cpu: dict[str, tuple[float | None, resource.struct_rusage]]) -> None:
+    if phase in ("open", "played"):
+        cpu[phase] = (server.cpu_seconds(), resource.getrusage(resource.RUSAGE_SELF))
+    if phase == "played":
+        return
     memory.mark(phase)
     if phase == "closed":
         # A worker sees a stream's client gone at its next write: the keep-alive comment
