@@ -69,6 +69,21 @@ def bench_server_cmd(tables: int, workers: int, database_url: str | None, action
                                        seed=seed)))
 
 
+@bench.command("streams")
+@click.option("--streams", default=2000, show_default=True, type=click.IntRange(min=1))
+@click.option("--tables", default=10, show_default=True, type=click.IntRange(min=1))
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1))
+@click.option("--rounds", default=2, show_default=True, type=click.IntRange(min=1))
+@guarded
+def bench_streams_cmd(streams: int, tables: int, workers: int, rounds: int) -> None:
+    """A worker's memory per open event stream, and what it gives back once they close."""
+    from bench.streams import bench_streams
+    from framework.web.server import require_server_extra
+
+    require_server_extra()
+    click.echo(json.dumps(bench_streams(streams=streams, tables=tables, workers=workers, rounds=rounds)))
+
+
 @bench.command("upgrade")
 @click.option("--tables", "count", default=200, show_default=True, type=click.IntRange(min=1),
               help="Tables per backend and release kind.")
