@@ -230,7 +230,7 @@ def _bench_server(tables: int, workers: int, database_url: str | None, actions: 
                 memory.mark("idle")
                 memory.start()
                 run = LoadRun(server.host, server.port, specs, policy, slots=tables,
-                              max_actions=actions, seed=seed, pace=pace, one_session=True,
+                              max_actions=actions, seed=seed, pace=pace, one_session=True, from_log=True,
                               on_phase=lambda phase: _phase(memory, server, phase, cpu))
                 settle_heap()  # the bots' process, as the workers do
                 elapsed = run.run(timeout=seconds)
