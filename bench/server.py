@@ -296,6 +296,7 @@ class WorkerMemory:
         self.peak: dict[int, int] = {}  # pid -> highest RSS seen, in KiB
         self.peak_total = 0  # the highest sum over the workers in one sample
         self.marks: dict[str, dict[int, int]] = {}
+        self.fds: dict[str, int] = {}  # files the workers hold open at each mark
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="worker-memory", daemon=True)
 
@@ -308,6 +309,7 @@ class WorkerMemory:
 
     def mark(self, name: str) -> None:
         self.marks[name] = self.sample()
+        self.fds[name] = sum(open_files(pid) for pid in self.server.worker_pids())
 
     def start(self) -> None:
         self._thread.start()
@@ -330,6 +332,7 @@ class WorkerMemory:
         out: dict[str, Any] = {f"worker_rss_{name}_mib": mib(values) for name, values in self.marks.items()}
         out["worker_rss_peak_mib"] = mib(self.peak)
         out["workers_rss_peak_total_mib"] = round(self.peak_total / 1024, 1)
+        out["worker_open_files"] = dict(self.fds)
         idle, opened = self.marks.get("idle"), self.marks.get("open")
         if idle and opened and streams:
             out["kib_per_open_stream"] = round((sum(opened.values()) - sum(idle.values())) / streams, 1)
@@ -338,6 +341,14 @@ class WorkerMemory:
             grown = sum(opened.values()) - sum(idle.values())
             out["stream_memory_given_back"] = round((sum(opened.values()) - sum(settled.values())) / grown, 2)
         return out
+
+
+def open_files(pid: int) -> int:
+    """How many files (sockets among them) a process holds open; 0 when it is gone."""
+    try:
+        return len(os.listdir(f"/proc/{pid}/fd"))
+    except OSError:
+        return 0
 
 
 def rss_kib(pid: int) -> int | None:

@@ -89,5 +89,6 @@ def _round(memory: WorkerMemory, number: int, streams: int) -> dict[str, Any]:
                             ("idle", f"open{number}", f"closed{number}"))
     return {"rss_idle_mib": round(idle / 1024, 1), "rss_open_mib": round(opened / 1024, 1),
             "rss_closed_mib": round(closed / 1024, 1),
+            "open_files": [memory.fds[name] for name in ("idle", f"open{number}", f"closed{number}")],
             "kib_per_open_stream": round((opened - idle) / streams, 1),
             "given_back": round((opened - closed) / (opened - idle), 2) if opened > idle else None}
