@@ -223,7 +223,7 @@ def _bench_server(tables: int, workers: int, database_url: str | None, actions: 
             specs = create_tables(site, game, count, players, options)
             streams = tables * players
             server = ServerProcess.start(instance, workers, database_url, extra,
-                                         env=stream_env(streams, workers))
+                                         env=stream_env(streams, workers, tables))
             memory = WorkerMemory(server)
             cpu: dict[str, tuple[float | None, resource.struct_rusage]] = {}
             try:
@@ -259,12 +259,18 @@ def _bench_server(tables: int, workers: int, database_url: str | None, actions: 
             site.close()
 
 
-def stream_env(streams: int, workers: int) -> dict[str, str]:
-    """The server's settings for a run holding ``streams`` event streams: each worker may
-    hold them all (the kernel hands connections out unevenly), within its open-files limit."""
+def stream_env(streams: int, workers: int, tables: int = 0) -> dict[str, str]:
+    """The server's settings for a run holding ``streams`` event streams on ``tables``
+    tables: each worker may hold every stream (the kernel hands connections out unevenly)
+    and keeps every table's SQLite file open (a table reopened costs a checkpoint and a
+    schema read), within its open-files limit (3 files per table: the file, its WAL, its
+    shared memory)."""
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     room = max(2000, min(streams + 1000, soft - 1000))
-    return {"ARENA_WORKER_CONNECTIONS": str(room), "ARENA_BACKLOG": "4096"}
+    per_worker = streams // max(1, workers)
+    tables_open = max(256, min(tables + 64, (soft - per_worker - 3000) // 3))
+    return {"ARENA_WORKER_CONNECTIONS": str(room), "ARENA_BACKLOG": "4096",
+            "ARENA_SQLITE_MAX_OPEN": str(tables_open)}
 
 
 def _phase(memory: WorkerMemory, server: ServerProcess, phase: str,
