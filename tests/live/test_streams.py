@@ -279,3 +279,19 @@ def test_streams_without_a_bus_wait_for_a_wake_up(tmp_path: Path) -> None:
     streams.committed(1, 3)
     waiter.join(20)
     assert woken == [seen + 1]
+
+
+def test_an_idle_stream_reads_the_log_once_per_table_not_once_per_stream(lab_table: TestTable) -> None:
+    streams = lab_table.harness.site.streams
+    table_id = lab_table.id
+    seen = streams.version(table_id)
+    assert streams.needs_read(table_id, seen, 60.0)  # nothing read yet: the first stream reads
+    batch = streams.batch(table_id, None, 0, seen, ("en", "x"), None, 500, from_database=True)
+    assert batch.top > 0 and streams.feed(table_id) is not None
+    # the other streams of the table that heard nothing send from that read's feed ...
+    assert not streams.needs_read(table_id, seen, 60.0)
+    # ... until it is SSE_POLL old, or a wake-up dropped it, or the stream saw a later version
+    assert streams.needs_read(table_id, seen, 0.0)
+    assert streams.needs_read(table_id, seen + 1, 60.0)
+    streams.wake(table_id)
+    assert streams.needs_read(table_id, streams.version(table_id), 60.0)
