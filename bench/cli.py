@@ -42,22 +42,46 @@ def _game_with_policy(ctx: click.Context, param: click.Parameter, value: str) ->
               help="gunicorn gevent workers.")
 @click.option("--db", "database_url", default=None,
               help="ARENA_DATABASE_URL of the run (default: SQLite in a temporary folder).")
-@click.option("--actions", default=20000, show_default=True, help="Stop after this many actions.")
-@click.option("--seconds", default=60.0, show_default=True, help="Stop after this long.")
+@click.option("--actions", default=None, type=click.IntRange(min=1),
+              help="Stop after this many actions (default: 20000; no limit with --pace).")
+@click.option("--seconds", default=60.0, show_default=True, help="Stop after this long of play.")
 @click.option("--game", default="benchgame", show_default=True, callback=_game_with_policy,
               help="The scaffolded game (2 players), or any installed game whose package has "
                    "bench.bench_policy (as many players as it seats).")
+@click.option("--pace", default=None, type=click.FloatRange(min=0, min_open=True),
+              help="Each player thinks this many seconds on average (exponential) before a move "
+                   "(default: as fast as it can).")
+@click.option("--seed", default=1, show_default=True, help="The bots' random source (moves, think times).")
 @guarded
-def bench_server_cmd(tables: int, workers: int, database_url: str | None, actions: int, seconds: float,
-                     game: str) -> None:
-    """Start the server (gevent workers), play N tables with bots over HTTP on loopback:
-    actions/s, action latency percentiles, commit-to-event latency, errors."""
+def bench_server_cmd(tables: int, workers: int, database_url: str | None, actions: int | None,
+                     seconds: float, game: str, pace: float | None, seed: int) -> None:
+    """Start the server (gevent workers), play N tables with bots over HTTP on loopback, every
+    player holding its event stream: actions/s, action and commit-to-event latency
+    percentiles, errors, the workers' memory."""
     from bench.server import bench_server
     from framework.web.server import require_server_extra
 
     require_server_extra()
+    if actions is None and pace is None:
+        actions = 20000
     click.echo(json.dumps(bench_server(tables=tables, workers=workers, database_url=database_url,
-                                       actions=actions, seconds=seconds, game=game)))
+                                       actions=actions, seconds=seconds, game=game, pace=pace,
+                                       seed=seed)))
+
+
+@bench.command("streams")
+@click.option("--streams", default=2000, show_default=True, type=click.IntRange(min=1))
+@click.option("--tables", default=10, show_default=True, type=click.IntRange(min=1))
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1))
+@click.option("--rounds", default=2, show_default=True, type=click.IntRange(min=1))
+@guarded
+def bench_streams_cmd(streams: int, tables: int, workers: int, rounds: int) -> None:
+    """A worker's memory per open event stream, and what it gives back once they close."""
+    from bench.streams import bench_streams
+    from framework.web.server import require_server_extra
+
+    require_server_extra()
+    click.echo(json.dumps(bench_streams(streams=streams, tables=tables, workers=workers, rounds=rounds)))
 
 
 @bench.command("upgrade")

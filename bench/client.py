@@ -1,27 +1,39 @@
-"""The HTTP client of the benchmark's players and of the load tests: the standard library's
-``http.client`` (keep-alive, cookies kept, Server-Sent Events read as batches of
-notifications). The bots call it blocking, each on its own thread; the tests' coroutines
-await it (a request runs on its client's thread, an event stream on a thread of its own)."""
+"""The HTTP client of the benchmark's players and of the load tests, on aiohttp (asyncio):
+keep-alive, cookies kept per player, Server-Sent Events read as batches of notifications.
+
+One event loop holds every player: thousands of kept-open event streams cost a socket and a
+small task each, not a thread. Players may share a ``Transport`` (two aiohttp sessions: a
+bounded pool of kept-alive connections for requests, and one connection per open stream),
+so that 16,000 streams do not also hold 16,000 idle request connections; each player keeps
+its own cookies (the sessions' jars are off) and sends them itself.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import codecs
-import http.client
 import json
 import os
 import sys
-import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 from http.cookies import SimpleCookie
 from typing import Any
 
-#: a kept-alive connection the server had closed, or a connection that broke mid-answer
-#: (``RemoteDisconnected`` is a ``ConnectionResetError``; ``IncompleteRead`` and a garbled
-#: status line are ``HTTPException``s)
-BROKEN = (http.client.HTTPException, ConnectionResetError, ConnectionAbortedError, BrokenPipeError)
+import aiohttp
+from multidict import CIMultiDictProxy
+
+#: a connection that failed, broke mid-answer, or that the server had closed while it was
+#: kept alive (``ServerDisconnectedError``), or a request that timed out
+BROKEN = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
+
+#: headers aiohttp adds on its own that no request of a player needs (the server parses
+#: every header it gets; it compresses nothing)
+SKIPPED_HEADERS = ("User-Agent", "Accept-Encoding", "Accept", "Content-Type")
+
+#: seconds: under the server's ``keepalive`` (5 s by default), so that the pool never sends a
+#: request on a connection the server is about to close
+POOL_KEEPALIVE_S = 4.0
 
 
 class TransportError(OSError):
@@ -29,9 +41,9 @@ class TransportError(OSError):
 
 
 class Response:
-    """An answer: status, headers (``http.client.HTTPMessage``: names in any case), body."""
+    """An answer: status, headers (names in any case), body."""
 
-    def __init__(self, status_code: int, headers: http.client.HTTPMessage, content: bytes) -> None:
+    def __init__(self, status_code: int, headers: CIMultiDictProxy[str], content: bytes) -> None:
         self.status_code, self.headers, self.content = status_code, headers, content
 
     @cached_property
@@ -42,192 +54,177 @@ class Response:
         return json.loads(self.content)
 
 
+class Transport:
+    """The connections of one or many players to one server: ``requests``, a pool of at
+    most ``pool`` kept-alive connections, and ``streams``, one connection per open event
+    stream (no bound). Made lazily inside the running loop (aiohttp's sessions belong to
+    it)."""
+
+    def __init__(self, host: str, port: int, pool: int = 256, request_timeout: float = 60.0,
+                 stream_read_timeout: float = 60.0) -> None:
+        self.base = f"http://{host}:{port}"
+        self.pool = pool
+        self.request_timeout = request_timeout
+        self.stream_read_timeout = stream_read_timeout
+        self._requests: aiohttp.ClientSession | None = None
+        self._streams: aiohttp.ClientSession | None = None
+
+    def _session(self, limit: int, timeout: aiohttp.ClientTimeout) -> aiohttp.ClientSession:
+        connector = aiohttp.TCPConnector(limit=limit, limit_per_host=limit,
+                                         keepalive_timeout=POOL_KEEPALIVE_S)
+        return aiohttp.ClientSession(self.base, connector=connector, timeout=timeout,
+                                     cookie_jar=aiohttp.DummyCookieJar(), auto_decompress=False,
+                                     skip_auto_headers=SKIPPED_HEADERS)
+
+    @property
+    def requests(self) -> aiohttp.ClientSession:
+        if self._requests is None:
+            self._requests = self._session(self.pool, aiohttp.ClientTimeout(total=self.request_timeout))
+        return self._requests
+
+    @property
+    def streams(self) -> aiohttp.ClientSession:
+        if self._streams is None:
+            # no total: a stream lasts; a read waits at most ``stream_read_timeout`` (the
+            # server sends a keep-alive comment well within it)
+            self._streams = self._session(0, aiohttp.ClientTimeout(
+                total=None, connect=self.request_timeout, sock_read=self.stream_read_timeout))
+        return self._streams
+
+    async def aclose(self) -> None:
+        for session in (self._requests, self._streams):
+            if session is not None:
+                await session.close()
+        self._requests = self._streams = None
+
+
 class HttpClient:
-    """One player's client: its cookies, a keep-alive connection for requests and one for
-    its event stream.
+    """One player's client: its cookies, its requests (one after the other, as a browser's
+    page sends them) and its event stream, over ``transport`` (shared with other players),
+    or over connections of its own when none is given (closed by ``aclose``)."""
 
-    ``http.client`` sends a request's head and (bytes) body in one write, so the server
-    wakes once per request; no header goes but those a request needs (the server parses
-    every header of every request).
-    """
-
-    def __init__(self, host: str, port: int) -> None:
+    def __init__(self, host: str, port: int, transport: Transport | None = None) -> None:
         self.host, self.port = host, port
         self.cookies: dict[str, str] = {}
         self.retries = 0  # requests sent again on a new connection
-        self.conn = http.client.HTTPConnection(host, port)
-        # one thread: the connection's requests go one after the other, as on a browser's
-        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bench-http")
+        self._own = transport is None
+        self.transport = transport or Transport(host, port, pool=4)
 
     async def request(self, method: str, path: str, headers: dict[str, str] | None = None,
                       body: bytes = b"", retry: bool = True) -> Response:
-        """Send once; when the connection breaks, once more on a new one (unless ``retry``
-        is False). Actions carry ``X-Arena-Move``, so a retry never applies one twice.
+        """Send once; when the connection breaks, once more (unless ``retry`` is False).
+        Actions carry ``X-Arena-Move``, so a retry never applies one twice. Redirects are
+        answers, not followed.
 
         Raises:
             TransportError: the request could not be answered.
         """
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.worker, self.send, method, path, headers, body, retry)
-
-    def send(self, method: str, path: str, headers: dict[str, str] | None, body: bytes,
-             retry: bool) -> Response:
-        """``request``, blocking (on the client's thread)."""
         for attempt in (1, 2) if retry else (2,):
             try:
-                self.put(method, path, headers, body)
-                answer = self.conn.getresponse()
-                content = answer.read()
+                async with self.transport.requests.request(
+                        method, path, headers=self.head(headers), data=body or None,
+                        allow_redirects=False) as answer:
+                    content = await answer.read()
+                    self.keep_cookies(answer.headers)
+                    return Response(answer.status, answer.headers, content)
             except BROKEN as exc:
-                self.conn.close()  # the next request connects again
                 self.retries += 1
                 if os.environ.get("ARENA_BENCH_DEBUG"):
                     print("connection broke:", method, path, repr(exc), file=sys.stderr)
                 if attempt == 2:
                     raise TransportError(f"{method} {path}: {exc!r}") from exc
-                continue
-            except OSError as exc:
-                self.conn.close()
-                raise TransportError(f"{method} {path}: {exc!r}") from exc
-            self.keep_cookies(answer.headers)
-            return Response(answer.status, answer.headers, content)
         raise AssertionError("unreachable")
 
-    def put(self, method: str, path: str, headers: dict[str, str] | None, body: bytes) -> None:
-        """Send a request: its head and body in one write (``endheaders``), with ``Host``,
-        the headers given, the cookies and ``Content-Length`` when there is a body (or the
-        method expects one); no ``Accept-Encoding`` (the server compresses nothing)."""
-        conn = self.conn
-        conn.putrequest(method, path, skip_accept_encoding=True)
-        for name, value in self.head(headers).items():
-            conn.putheader(name, value)
-        if body or method in ("POST", "PUT", "PATCH"):
-            conn.putheader("Content-Length", str(len(body)))
-        conn.endheaders(body or None)
+    def send(self, method: str, path: str, headers: dict[str, str] | None = None, body: bytes = b"",
+             retry: bool = True) -> Response:
+        """``request`` for a caller without an event loop: blocking, on connections of its own
+        made and closed for this one request (the cookies are kept).
+
+        Raises:
+            TransportError: the request could not be answered.
+        """
+        async def once() -> Response:
+            alone = HttpClient(self.host, self.port)
+            alone.cookies = self.cookies
+            try:
+                return await alone.request(method, path, headers, body, retry)
+            finally:
+                self.retries += alone.retries
+                await alone.aclose()
+
+        return asyncio.run(once())
 
     def head(self, headers: dict[str, str] | None) -> dict[str, str]:
         if not self.cookies:
             return headers or {}
-        kept = list(self.cookies.items())  # one step: the stream's thread may be reading them
-        cookie = "; ".join(f"{name}={value}" for name, value in kept)
+        cookie = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
         return {**(headers or {}), "Cookie": cookie}
 
-    def keep_cookies(self, headers: http.client.HTTPMessage) -> None:
-        for line in headers.get_all("Set-Cookie") or ():
+    def keep_cookies(self, headers: CIMultiDictProxy[str]) -> None:
+        for line in headers.getall("Set-Cookie", ()):
             for name, morsel in SimpleCookie(line).items():
                 if morsel.value == "" or morsel["max-age"] in ("0", "-1"):
                     self.cookies.pop(name, None)  # the server deletes it
                 else:
                     self.cookies[name] = morsel.value
 
-    def read_events(self, path: str, headers: dict[str, str],
-                    on_events: Callable[[list[dict[str, Any]]], None],
-                    is_stopped: Callable[[], bool]) -> int:
-        """Read a Server-Sent Events stream on a connection of its own, blocking; ``on_events``
-        gets each batch of notifications (a ``reset`` event as ``{"type": "_reset"}``).
-        Returns the HTTP status once the server ends the stream, or at the first read after
-        ``is_stopped()`` became true.
+    async def read_events(self, path: str, headers: dict[str, str],
+                          on_events: Callable[[list[dict[str, Any]]], None],
+                          on_open: Callable[[], None] | None = None) -> int:
+        """Read a Server-Sent Events stream on a connection of its own; ``on_open`` is called
+        once the server accepted it (200), ``on_events`` with each batch of notifications (a
+        ``reset`` event as ``{"type": "_reset"}``). Returns the HTTP status once the server
+        ends the stream; cancel the task to leave earlier.
 
         Raises:
             TransportError: the stream could not be opened or broke.
         """
-        conn = http.client.HTTPConnection(self.host, self.port)
         try:
-            conn.request("GET", path, headers=self.head({**headers, "Accept": "text/event-stream"}))
-            answer = conn.getresponse()
-            if answer.status != 200:
-                answer.read()
-                return answer.status
-            decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-            buffer = ""
-            while not is_stopped():
-                chunk = answer.read1(65536)
-                if not chunk:
-                    break
-                buffer += decoder.decode(chunk)
-                batch, buffer = parse_events(buffer)
-                if batch:
-                    on_events(batch)
-            return answer.status
-        except (OSError, http.client.HTTPException) as exc:
+            async with self.transport.streams.get(
+                    path, headers=self.head({**headers, "Accept": "text/event-stream"}),
+                    allow_redirects=False) as answer:
+                if answer.status != 200:
+                    await answer.read()
+                    return answer.status
+                if on_open is not None:
+                    on_open()
+                decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+                buffer = ""
+                while True:
+                    chunk = await answer.content.readany()
+                    if not chunk:
+                        return answer.status
+                    buffer += decoder.decode(chunk)
+                    batch, buffer = parse_events(buffer)
+                    if batch:
+                        on_events(batch)
+        except BROKEN as exc:
             raise TransportError(f"GET {path}: {exc!r}") from exc
-        finally:
-            conn.close()
 
     async def stream(self, path: str, headers: dict[str, str],
                      on_events: Callable[[list[dict[str, Any]]], None], stop: asyncio.Event) -> int:
-        """``read_events`` on a thread of its own, ``on_events`` called on the loop; the
-        stream ends when the server or ``stop`` ends it.
+        """``read_events`` until the server ends the stream or ``stop`` is set (then 200).
 
         Raises:
             TransportError: the stream could not be opened or broke.
         """
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[int] = loop.create_future()
-        reader = StreamThread(self, path, headers, loop, on_events, done)
-        threading.Thread(target=reader.run, name="bench-events", daemon=True).start()
+        reading = asyncio.ensure_future(self.read_events(path, headers, on_events))
         stopped = asyncio.ensure_future(stop.wait())
-        waiting: list[asyncio.Future[Any]] = [done, stopped]
         try:
-            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
-            return done.result() if done.done() else 200
+            await asyncio.wait([reading, stopped], return_when=asyncio.FIRST_COMPLETED)
+            return reading.result() if reading.done() else 200
         finally:
-            # A stream left early (stopped, cancelled) ends its thread at its next read.
-            reader.abandoned = True
+            reading.cancel()
             stopped.cancel()
-            done.cancel()
 
     def close(self) -> None:
-        """Close the request connection (no request may be in flight)."""
-        self.conn.close()
-        self.worker.shutdown(wait=False)
+        """Nothing to do for ``send``, whose connections are closed after each request;
+        ``aclose`` closes the connections of ``request`` and ``stream``."""
 
     async def aclose(self) -> None:
-        """Close the request connection once its last request is answered."""
-        self.worker.submit(self.conn.close)
-        self.worker.shutdown(wait=False)
-
-
-class StreamThread:
-    """An event stream read on its own thread for a coroutine: each batch is handed to the
-    loop."""
-
-    def __init__(self, client: HttpClient, path: str, headers: dict[str, str],
-                 loop: asyncio.AbstractEventLoop, on_events: Callable[[list[dict[str, Any]]], None],
-                 done: asyncio.Future[int]) -> None:
-        self.client, self.path, self.headers = client, path, headers
-        self.loop, self.on_events, self.done = loop, on_events, done
-        self.abandoned = False
-
-    def run(self) -> None:
-        try:
-            status = self.client.read_events(self.path, self.headers,
-                                             lambda batch: self.call(self.deliver, batch),
-                                             lambda: self.abandoned)
-        except TransportError as exc:
-            self.call(self.finish, 0, exc)
-        else:
-            self.call(self.finish, status, None)
-
-    def call(self, callback: Callable[..., None], *args: Any) -> None:
-        if self.abandoned:
-            return
-        try:
-            self.loop.call_soon_threadsafe(callback, *args)
-        except RuntimeError:  # the loop is closed: nobody waits for this stream any more
-            self.abandoned = True
-
-    def deliver(self, batch: list[dict[str, Any]]) -> None:
-        if not self.abandoned:
-            self.on_events(batch)
-
-    def finish(self, status: int, error: BaseException | None) -> None:
-        if self.done.done():
-            return
-        if error is not None:
-            self.done.set_exception(error)
-        else:
-            self.done.set_result(status)
+        """Close the client's own connections (a shared transport is its owner's to close)."""
+        if self._own:
+            await self.transport.aclose()
 
 
 def parse_events(buffer: str) -> tuple[list[dict[str, Any]], str]:

@@ -166,9 +166,12 @@ def create_tables(site: Site, game: str, count: int, players: int, options: dict
 
 
 def bench_server(tables: int = 20, workers: int = 2, database_url: str | None = None,
-                 actions: int = 20000, seconds: float = 60.0, game: str = BENCH_GAME) -> dict[str, Any]:
+                 actions: int | None = 20000, seconds: float = 60.0, game: str = BENCH_GAME,
+                 pace: float | None = None, seed: int = 1) -> dict[str, Any]:
     """Start the server with ``workers`` gevent workers, play ``tables`` tables at once with
-    bots over HTTP, and measure; one JSON-able dict (see the README)."""
+    bots over HTTP (every player holding its event stream; with ``pace``, each bot thinks
+    that many seconds on average before a move), and measure; one JSON-able dict (see the
+    README)."""
     import uuid
 
     from framework.storage.backends import drop_site, scratch_site_url
@@ -176,14 +179,30 @@ def bench_server(tables: int = 20, workers: int = 2, database_url: str | None = 
     # A server run gets its own schemas / databases on the server, dropped afterwards.
     server_url = scratch_site_url(database_url, f"bench{uuid.uuid4().hex[:8]}") if database_url else None
     try:
-        return _bench_server(tables, workers, server_url, actions, seconds, game)
+        return _bench_server(tables, workers, server_url, actions, seconds, game, pace, seed)
     finally:
         if server_url:
             drop_site(server_url)
 
 
-def _bench_server(tables: int, workers: int, database_url: str | None, actions: int, seconds: float,
-                  game: str) -> dict[str, Any]:
+def tables_needed(tables: int, seconds: float, actions: int | None, per_game: int,
+                  pace: float | None) -> int:
+    """How many tables a run creates: those played at once, and enough to take the place
+    of those that end during the run (at ``pace``, a table moves every ``pace`` seconds).
+
+    >>> tables_needed(4000, 120, None, 400, 5.0)
+    4000
+    >>> tables_needed(20, 60, 20000, 70, None)
+    300
+    """
+    if pace:
+        per_table = seconds / pace * 1.5 if actions is None else min(seconds / pace * 1.5, actions / tables)
+        return tables * (1 + int(per_table // per_game))
+    return tables * ((actions or 20000) // (tables * per_game) + 2)
+
+
+def _bench_server(tables: int, workers: int, database_url: str | None, actions: int | None,
+                  seconds: float, game: str, pace: float | None, seed: int) -> dict[str, Any]:
     policy = policy_for(game)
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
         root = Path(tmp)
@@ -200,34 +219,153 @@ def _bench_server(tables: int, workers: int, database_url: str | None, actions: 
             # the scaffolded game with 2 players; any other with as many as it seats
             players = 2 if game == BENCH_GAME else site.runtime.registry.get(game).info.max_players
             per_game = 70 if game == BENCH_GAME else 400  # actions a game takes, roughly
-            count = tables * (actions // (tables * per_game) + 2)
+            count = tables_needed(tables, seconds, actions, per_game, pace)
             specs = create_tables(site, game, count, players, options)
-            server = ServerProcess.start(instance, workers, database_url, extra)
+            streams = tables * players
+            server = ServerProcess.start(instance, workers, database_url, extra,
+                                         env=stream_env(streams, workers, tables))
+            memory = WorkerMemory(server)
+            cpu: dict[str, tuple[float | None, resource.struct_rusage]] = {}
             try:
+                memory.mark("idle")
+                memory.start()
                 run = LoadRun(server.host, server.port, specs, policy, slots=tables,
-                              max_actions=actions)
+                              max_actions=actions, seed=seed, pace=pace, one_session=True, from_log=True,
+                              on_phase=lambda phase: _phase(memory, server, phase, cpu))
                 settle_heap()  # the bots' process, as the workers do
-                server_before = server.cpu_seconds()
-                client_before = resource.getrusage(resource.RUSAGE_SELF)
                 elapsed = run.run(timeout=seconds)
-                client_after = resource.getrusage(resource.RUSAGE_SELF)
-                server_after = server.cpu_seconds()
             finally:
+                memory.stop()
                 server.stop()
+                if os.environ.get("ARENA_BENCH_DEBUG"):
+                    print(server.log()[-8000:], file=sys.stderr)
             result = summary(run, elapsed)
-            done = max(1, run.stats.actions)
+            done = max(1, len(run.stats.latencies))  # the actions of the measured part
+            (server_before, client_before), (server_after, client_after) = cpu["open"], cpu["played"]
             result.update({
                 "tables": tables, "workers": workers, "game": game, "backend": site.store.dialect,
-                # CPU per action during the run: the bots (this process) and the server's
-                # processes (not the database server's).
+                "pace_s": pace, "seed": seed, "streams": streams,
+                # CPU per action while the bots played (not while they opened): the bots
+                # (this process) and the server's processes (not the database server's).
                 "client_cpu_ms_per_action": round(_cpu(client_before, client_after) * 1000 / done, 3),
                 "server_cpu_ms_per_action": (
                     round((server_after - server_before) * 1000 / done, 3)
                     if server_before is not None and server_after is not None else None),
+                **memory.report(streams),
+                "load": [round(x, 2) for x in os.getloadavg()],
             })
             return result
         finally:
             site.close()
+
+
+def stream_env(streams: int, workers: int, tables: int = 0) -> dict[str, str]:
+    """The server's settings for a run holding ``streams`` event streams on ``tables``
+    tables: each worker may hold every stream (the kernel hands connections out unevenly)
+    and keeps every table's SQLite file open (a table reopened costs a checkpoint and a
+    schema read), within its open-files limit (3 files per table: the file, its WAL, its
+    shared memory)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    room = max(2000, min(streams + 1000, soft - 1000))
+    per_worker = streams // max(1, workers)
+    tables_open = max(256, min(tables + 64, (soft - per_worker - 3000) // 3))
+    return {"ARENA_WORKER_CONNECTIONS": str(room), "ARENA_BACKLOG": "4096",
+            "ARENA_SQLITE_MAX_OPEN": str(tables_open)}
+
+
+def _phase(memory: WorkerMemory, server: ServerProcess, phase: str,
+           cpu: dict[str, tuple[float | None, resource.struct_rusage]]) -> None:
+    if phase in ("open", "played"):
+        cpu[phase] = (server.cpu_seconds(), resource.getrusage(resource.RUSAGE_SELF))
+    if phase == "played":
+        return
+    memory.mark(phase)
+    if phase == "closed":
+        # A worker sees a stream's client gone at its next write: the keep-alive comment
+        # (SSE_KEEPALIVE, 15 s) at the latest; then whatever it gives back shows.
+        time.sleep(CLOSED_SETTLE_S)
+        memory.mark("closed_settled")
+
+
+#: seconds waited after the client closed every stream before the workers' memory is read
+CLOSED_SETTLE_S = 17.0
+
+
+class WorkerMemory:
+    """The resident memory of each worker (``/proc/<pid>/status``'s VmRSS), sampled every
+    ``interval`` seconds during a run on a thread of its own, and read at named moments
+    (``mark``: idle, streams open, streams closed)."""
+
+    def __init__(self, server: ServerProcess, interval: float = 0.5) -> None:
+        self.server = server
+        self.interval = interval
+        self.peak: dict[int, int] = {}  # pid -> highest RSS seen, in KiB
+        self.peak_total = 0  # the highest sum over the workers in one sample
+        self.marks: dict[str, dict[int, int]] = {}
+        self.fds: dict[str, int] = {}  # files the workers hold open at each mark
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="worker-memory", daemon=True)
+
+    def sample(self) -> dict[int, int]:
+        rss = {pid: kib for pid in self.server.worker_pids() if (kib := rss_kib(pid)) is not None}
+        for pid, kib in rss.items():
+            self.peak[pid] = max(self.peak.get(pid, 0), kib)
+        self.peak_total = max(self.peak_total, sum(rss.values()))
+        return rss
+
+    def mark(self, name: str) -> None:
+        self.marks[name] = self.sample()
+        self.fds[name] = sum(open_files(pid) for pid in self.server.worker_pids())
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(5)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            self.sample()
+
+    def report(self, streams: int) -> dict[str, Any]:
+        """Per worker, in MiB (in pid order): at each mark and at the peak; the peak of all
+        workers together; KiB per open stream (streams open over idle)."""
+        def mib(values: dict[int, int]) -> list[float]:
+            return [round(values[pid] / 1024, 1) for pid in sorted(values)]
+
+        out: dict[str, Any] = {f"worker_rss_{name}_mib": mib(values) for name, values in self.marks.items()}
+        out["worker_rss_peak_mib"] = mib(self.peak)
+        out["workers_rss_peak_total_mib"] = round(self.peak_total / 1024, 1)
+        out["worker_open_files"] = dict(self.fds)
+        idle, opened = self.marks.get("idle"), self.marks.get("open")
+        if idle and opened and streams:
+            out["kib_per_open_stream"] = round((sum(opened.values()) - sum(idle.values())) / streams, 1)
+        settled = self.marks.get("closed_settled")
+        if idle and opened and settled and sum(opened.values()) > sum(idle.values()):
+            grown = sum(opened.values()) - sum(idle.values())
+            out["stream_memory_given_back"] = round((sum(opened.values()) - sum(settled.values())) / grown, 2)
+        return out
+
+
+def open_files(pid: int) -> int:
+    """How many files (sockets among them) a process holds open; 0 when it is gone."""
+    try:
+        return len(os.listdir(f"/proc/{pid}/fd"))
+    except OSError:
+        return 0
+
+
+def rss_kib(pid: int) -> int | None:
+    """A process's resident memory in KiB, or None when it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        return None
+    return None
 
 
 def _cpu(before: resource.struct_rusage, after: resource.struct_rusage) -> float:

@@ -14,12 +14,15 @@ from sqlalchemy import Engine
 from framework.engine.runtime import Runtime, RuntimeHooks
 from framework.game.registry import GameDefinition, GameRegistry
 from framework.live.bus import MEMORY_SCHEMES, Bus, open_bus
+from framework.live.bus_sqlite import FILE_NAME as SQLITE_BUS_FILE
+from framework.live.bus_sqlite import url_of as sqlite_bus_url
 from framework.live.streams import BusOpener, Streams, site_channel
 from framework.platform.db import create_platform_engine, upgrade_platform
 from framework.releases.builds import load_release
 from framework.releases.upgrade import before_action, production_version
 from framework.storage.backends import open_backend
 from framework.storage.base import TableStore
+from framework.storage.sqlite import SQLiteStore
 
 #: Makes the platform engine from the backend's URL and ``create_engine`` options.
 EngineFactory = Callable[[str, dict[str, Any]], Engine]
@@ -102,14 +105,19 @@ def bus_for(store: TableStore, bus_url: str | None) -> tuple[BusOpener, float | 
     often to poll the game log for them (None: the bus reaches every process).
 
     ``bus_url`` (``redis://...``) on any backend; else on PostgreSQL LISTEN/NOTIFY on the
-    site's own database; else (SQLite, MariaDB) the bus of one process, and the poll
-    (``ARENA_LOG_POLL_S``, default the store's ``poll_interval_s``) for the others.
+    site's own database; on SQLite a file beside the tables (``framework.live.bus_sqlite``:
+    the processes of one machine); else (MariaDB, or ``memory:``) the bus of one process,
+    and the poll (``ARENA_LOG_POLL_S``, default the store's ``poll_interval_s``) for the
+    others.
     """
     if bus_url and urlsplit(bus_url).scheme.lower() not in MEMORY_SCHEMES:
         return (lambda lost: open_bus(bus_url, on_reconnect=lost)), None
     conninfo = store.notify_conninfo
     if conninfo is not None:
         return (lambda lost: open_bus(conninfo, on_reconnect=lost)), None
+    if not bus_url and isinstance(store, SQLiteStore):
+        local = sqlite_bus_url(store.directory / SQLITE_BUS_FILE)
+        return (lambda lost: open_bus(local, on_reconnect=lost)), None
     env = os.environ.get("ARENA_LOG_POLL_S")
     poll_s = float(env) if env else store.poll_interval_s
 

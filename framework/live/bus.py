@@ -19,6 +19,7 @@ from framework.live.channels import BusClosedError, Handler, Subscriptions, vali
 REDIS_SCHEMES = ("redis", "rediss")
 POSTGRES_SCHEMES = ("postgresql", "postgresql+psycopg", "postgres")
 MEMORY_SCHEMES = ("memory",)
+SQLITE_SCHEMES = ("sqlite",)
 
 
 class Bus(Protocol):
@@ -89,7 +90,8 @@ class InProcessBus:
 
 def open_bus(url: str | None, *, on_reconnect: Callable[[], None] | None = None) -> Bus:
     """The bus for ``url``: None or ``memory:`` (one process), ``redis://``/``rediss://``
-    (Redis pub/sub), ``postgresql://``/``postgresql+psycopg://`` (LISTEN/NOTIFY).
+    (Redis pub/sub), ``postgresql://``/``postgresql+psycopg://`` (LISTEN/NOTIFY),
+    ``sqlite:///file`` (the processes of one machine, ``framework.live.bus_sqlite``).
 
     ``on_reconnect`` is called (on the bus's listener thread) each time the bus listens
     again after a lost connection: messages published meanwhile are lost, so a caller
@@ -108,11 +110,16 @@ def open_bus(url: str | None, *, on_reconnect: Callable[[], None] | None = None)
         from framework.live.bus_redis import RedisBus
 
         return RedisBus(url, on_reconnect=on_reconnect)
+    if scheme in SQLITE_SCHEMES:
+        from framework.live.bus_sqlite import SqliteBus
+
+        return SqliteBus(url, on_reconnect=on_reconnect)
     if scheme in POSTGRES_SCHEMES:
         from framework.live.bus_postgres import PostgresBus
 
         return PostgresBus(url, on_reconnect=on_reconnect)
-    accepted = ", ".join(f"{s}:" for s in (*MEMORY_SCHEMES, *REDIS_SCHEMES, *POSTGRES_SCHEMES))
+    accepted = ", ".join(f"{s}:" for s in (*MEMORY_SCHEMES, *REDIS_SCHEMES, *POSTGRES_SCHEMES,
+                                           *SQLITE_SCHEMES))
     raise ValueError(f"unknown bus URL scheme {scheme!r} in {_without_password(url)!r}: "
                      f"use None or one of {accepted}")
 

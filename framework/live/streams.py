@@ -16,6 +16,7 @@ import os
 import secrets
 import socket
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -95,6 +96,7 @@ class _Listeners:
     version: int = 0
     waiting: int = 0  # streams blocked in ``wait`` right now
     feed: Feed | None = None  # the table's recent gamelog (framework.game.feed), true at ``version``
+    read_at: float = float("-inf")  # time.monotonic() of this process's last read of the log
 
 
 @dataclass
@@ -288,6 +290,7 @@ class Streams:
         read transaction. They become the table's feed when they reach the log's end, have
         no gap, and no wake-up came since ``seen_version``; with no packets, the feed's top
         is the log's last id."""
+        entry.read_at = time.monotonic()
         with self.store.connect(table_id, write=False) as db:
             rows = db.execute(translate_query(
                 f"SELECT {PACKET_COLUMNS} FROM gamelog WHERE gamelog_packet_id > %s "
@@ -304,6 +307,17 @@ class Streams:
                 if entry.version == seen_version:
                     self._keep_feed(table_id, entry, feed)
         return feed, packets
+
+    def needs_read(self, table_id: int, seen_version: int, within: float) -> bool:
+        """A stream that heard nothing for a while must read the log itself (the safety net
+        under the bus), unless this process read it less than ``within`` seconds ago and
+        the feed it made is still true at ``seen_version``: then every stream of the table
+        here may send from that feed, and the database is read once per table, not once
+        per stream."""
+        entry = self._listeners.get(table_id)
+        if entry is None or entry.feed is None or entry.feed.version < seen_version:
+            return True
+        return time.monotonic() - entry.read_at >= within
 
     def wants_packets(self, table_id: int) -> bool:
         """A commit's notifications and status are worth handing over: this process keeps a

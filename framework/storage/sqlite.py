@@ -202,10 +202,11 @@ class SQLiteStore:
     #: ``latest_packets``)
     poll_interval_s = 0.01
 
-    def __init__(self, directory: Path, max_open: int = 256) -> None:
+    def __init__(self, directory: Path, max_open: int | None = None) -> None:
         self.directory = Path(directory)
         make_private_folder(self.directory)
-        self.max_open = max_open
+        # tables kept open per process (each holds 3 files and ~200 KiB): ARENA_SQLITE_MAX_OPEN
+        self.max_open = max_open or int(os.environ.get("ARENA_SQLITE_MAX_OPEN") or 256)
         self._open: OrderedDict[int, SQLiteTableConnection] = OrderedDict()
         self._pool_lock = threading.Lock()
         self.temporary = False  # a scratch folder, removed by drop_all

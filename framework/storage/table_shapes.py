@@ -22,21 +22,40 @@ def shapes_of(db: TableConnection) -> SchemaShapes:
     return shapes
 
 
+#: SQLite schemas seen by this process (their ``sqlite_master`` rows) and their shapes: the
+#: tables of one game share a schema, and its catalog costs milliseconds to read
+_SQLITE_SHAPES: dict[tuple[tuple[str, str, str, str | None], ...], SchemaShapes] = {}
+_SQLITE_SCHEMAS_KEPT = 64
+
+
 def read_shapes(db: TableConnection) -> SchemaShapes:
+    if db.dialect != "sqlite":
+        return _read_shapes(db, ())
+    # The schema's text decides the shapes whole: a schema met before needs no catalog read.
+    master = tuple((r["type"], r["name"], r["tbl_name"], r["sql"]) for r in db.execute(
+        "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").rows)
+    shapes = _SQLITE_SHAPES.get(master)
+    if shapes is None:
+        shapes = _read_shapes(db, master)
+        if len(_SQLITE_SHAPES) < _SQLITE_SCHEMAS_KEPT:
+            _SQLITE_SHAPES[master] = shapes
+    return shapes
+
+
+def _read_shapes(db: TableConnection, master: tuple[tuple[str, str, str, str | None], ...]) -> SchemaShapes:
     catalog = read_catalog(db)
     autos: dict[str, str] = {}
     if db.dialect == "sqlite":
-        for row in db.execute("SELECT type, name, tbl_name, sql FROM sqlite_master "
-                              "WHERE type IN ('table', 'trigger')").rows:
-            if row["type"] == "trigger":
-                match = _AUTO_TRIGGER.match(row["name"])
-                if match and match.group(1) == row["tbl_name"].lower():
-                    autos[row["tbl_name"].lower()] = match.group(2)
-            elif "AUTOINCREMENT" in (row["sql"] or "").upper():
-                table = catalog.get(row["name"])
+        for kind, name, table_name, sql in master:
+            if kind == "trigger":
+                match = _AUTO_TRIGGER.match(name)
+                if match and match.group(1) == table_name.lower():
+                    autos[table_name.lower()] = match.group(2)
+            elif kind == "table" and "AUTOINCREMENT" in (sql or "").upper():
+                table = catalog.get(name)
                 pk = [c.name for c in table.columns if c.pk] if table else []
                 if len(pk) == 1:
-                    autos[row["name"].lower()] = pk[0].lower()
+                    autos[name.lower()] = pk[0].lower()
     return intern_shapes(_table_shape(name, table, db.dialect, autos.get(name.lower()))
                          for name, table in catalog.items())
 

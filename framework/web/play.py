@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +43,7 @@ from framework.game.table import Table
 from framework.platform.models import Player, TableSeat, db
 from framework.web.auth import csrf_token, current_account
 from framework.web.current import site
+from framework.web.disconnect import client_gone_check
 from framework.web.language import current_language, js_catalog, js_msgids, translator_for
 from framework.web.live_reload import broken_game_page, live_config
 from framework.web.lobby import bot_kinds, bot_labels
@@ -332,7 +333,8 @@ def replay(table_id: int) -> Any:
 
 
 def event_stream(table_id: int, player_id: int | None, after: int, lang: str, game: str | Path,
-                 keepalive: float, poll: float, max_seconds: float, limit: int = 500) -> Iterator[str]:
+                 keepalive: float, poll: float, max_seconds: float, limit: int = 500,
+                 client_gone: Callable[[], bool] = lambda: False) -> Iterator[str]:
     """The SSE body: every notification after ``after`` that the player may see, each
     exactly once and in order (``id:`` = gamelog id), then new ones as they commit.
 
@@ -344,7 +346,8 @@ def event_stream(table_id: int, player_id: int | None, after: int, lang: str, ga
 
     Once the game is over and everything is sent, an ``end`` event closes the stream (the
     page does not reconnect): nothing more will come, and a finished table's open pages
-    would otherwise keep it watched and read for as long as they stay open.
+    would otherwise keep it watched and read for as long as they stay open. After each
+    wait, a stream whose client has gone (``client_gone``) ends.
     """
     runtime = site().runtime
     streams = runtime.streams
@@ -391,7 +394,10 @@ def event_stream(table_id: int, player_id: int | None, after: int, lang: str, ga
                 yield ": keepalive\n\n"
                 last_sent = now
             woken = streams.wait(table_id, seen, max(0.05, min(poll, keepalive - (now - last_sent))))
-            from_database = woken == seen  # no wake-up came: read the log itself
+            if client_gone():
+                return
+            # no wake-up came: read the log itself, unless another stream of the table just did
+            from_database = woken == seen and streams.needs_read(table_id, seen, poll)
 
     return gen()
 
@@ -405,7 +411,8 @@ def events(table_id: int) -> Any:
     cfg = current_app.config
     body = event_stream(table_id, pid, after, current_language(), catalog_of(gdef),
                         float(cfg["SSE_KEEPALIVE"]),
-                        float(cfg["SSE_POLL"]), float(cfg["SSE_MAX_SECONDS"]))
+                        float(cfg["SSE_POLL"]), float(cfg["SSE_MAX_SECONDS"]),
+                        client_gone=client_gone_check(request.environ))
     return Response(body, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 

@@ -69,7 +69,19 @@ def create_worker_app() -> Any:
         config["ARENA_INSTANCE"] = os.environ["ARENA_INSTANCE"]
     app = create_app(config)
     settle_heap()
+    start_heap_trimmer()
     return app
+
+
+def start_heap_trimmer() -> None:
+    """Give the worker's freed memory back to the system as it goes (``framework.web.heap``):
+    every ``ARENA_HEAP_TRIM_S`` seconds (default 10; 0: never)."""
+    from framework.web.heap import DEFAULT_TRIM_S, HeapTrimmer
+
+    raw = os.environ.get("ARENA_HEAP_TRIM_S", "").strip()
+    interval = float(raw) if raw else DEFAULT_TRIM_S
+    if interval > 0:
+        HeapTrimmer(interval).start()
 
 
 def settle_heap() -> None:

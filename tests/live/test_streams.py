@@ -15,6 +15,7 @@ import pytest
 from framework.core.clock import utcnow
 from framework.game.registry import GameRegistry
 from framework.live.bus import Bus, InProcessBus
+from framework.live.bus_sqlite import SqliteBus
 from framework.live.streams import CommitMessage, Streams, site_channel
 from framework.site import Site, bus_for
 from framework.storage.sqlite import SQLiteStore
@@ -238,10 +239,16 @@ def test_the_bus_is_chosen_by_url_then_by_backend(tmp_path: Path, monkeypatch: p
         assert bus_for(store, "redis://127.0.0.1:6379/0")[1] is None  # a bus for every process
         assert bus_for(store, "memory:")[1] == store.poll_interval_s  # one process's bus: and the poll
         assert bus_for(PostgresLike(), None)[1] is None  # type: ignore[arg-type]  # LISTEN/NOTIFY
-        opener, poll_s = bus_for(store, None)  # SQLite: one process's bus, and the poll
+        opener, poll_s = bus_for(store, None)  # SQLite: the file bus of the machine's processes
+        bus = opener(lambda: None)
+        try:
+            assert poll_s is None and isinstance(bus, SqliteBus) and bus.path.parent == tmp_path
+        finally:
+            bus.close()
+        opener, poll_s = bus_for(store, "memory:")  # one process's bus, and the poll
         assert poll_s == store.poll_interval_s and isinstance(opener(lambda: None), InProcessBus)
         monkeypatch.setenv("ARENA_LOG_POLL_S", "0.5")
-        assert bus_for(store, None)[1] == 0.5
+        assert bus_for(store, "memory:")[1] == 0.5
     finally:
         store.close()
 
@@ -272,3 +279,19 @@ def test_streams_without_a_bus_wait_for_a_wake_up(tmp_path: Path) -> None:
     streams.committed(1, 3)
     waiter.join(20)
     assert woken == [seen + 1]
+
+
+def test_an_idle_stream_reads_the_log_once_per_table_not_once_per_stream(lab_table: TestTable) -> None:
+    streams = lab_table.harness.site.streams
+    table_id = lab_table.id
+    seen = streams.version(table_id)
+    assert streams.needs_read(table_id, seen, 60.0)  # nothing read yet: the first stream reads
+    batch = streams.batch(table_id, None, 0, seen, ("en", "x"), None, 500, from_database=True)
+    assert batch.top > 0 and streams.feed(table_id) is not None
+    # the other streams of the table that heard nothing send from that read's feed ...
+    assert not streams.needs_read(table_id, seen, 60.0)
+    # ... until it is SSE_POLL old, or a wake-up dropped it, or the stream saw a later version
+    assert streams.needs_read(table_id, seen, 0.0)
+    assert streams.needs_read(table_id, seen + 1, 60.0)
+    streams.wake(table_id)
+    assert streams.needs_read(table_id, streams.version(table_id), 60.0)

@@ -173,3 +173,21 @@ def test_arena_serve_production_runs_several_workers_on_one_port(tmp_path: Path)
 
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+
+
+def test_think_times_are_exponential_of_the_pace_and_replay_by_seed() -> None:
+    from bench.client import Transport
+    from bench.players import Bot
+
+    def draws(seed: int, table: int, seat: int) -> list[float]:
+        run = LoadRun("127.0.0.1", 1, [(table, [seat])], policy_for("belote"), seed=seed, pace=5.0)
+        run.transport = Transport("127.0.0.1", 1)  # never connects: only the bot's sources are used
+        bot = Bot(run, table, seat, random.Random(0))
+        return [bot.think.expovariate(1.0 / 5.0) for _ in range(4000)]
+
+    first = draws(1, 10, 2)
+    assert first == draws(1, 10, 2)  # the same run replays its think times
+    assert first != draws(2, 10, 2) and first != draws(1, 10, 3) and first != draws(1, 11, 2)
+    mean = sum(first) / len(first)
+    assert 4.6 < mean < 5.4  # mean of 4000 exponential draws of mean 5 (sd of the mean ~0.08)
+    assert sorted(first)[len(first) // 2] < mean  # skewed as an exponential is (median = ln 2 x mean)
