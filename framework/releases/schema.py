@@ -16,6 +16,8 @@ from framework.storage.catalog import (
 )
 from framework.storage.catalog import copy_signature as copy_signature  # storage's now
 from framework.storage.catalog import sqlite_affinity as sqlite_affinity
+from framework.storage.sql.shapes import SchemaShapes
+from framework.storage.table_shapes import catalog_shapes
 
 Schema = dict[str, dict[str, Any]]
 
@@ -107,6 +109,23 @@ def catalog(db: TableConnection, known_definition: Hashable | None = None) -> Ca
             cached = read_catalog(db)
         remember(_REFLECTED, key, cached, _REFLECTED_MAX)
     return cached
+
+
+# Table shapes by definition, as ``_REFLECTED``.
+_SHAPES: dict[Hashable, SchemaShapes] = {}
+
+
+def know_shapes(db: TableConnection, known_definition: Hashable) -> None:
+    """Give a server's connection its table shapes (``storage.table_shapes``, which game
+    statements need) from a catalog just read (``snapshot``), if it has none: the upgrade
+    then reads the catalog once, not a second time for the shapes."""
+    if db.dialect == "sqlite" or db.schema_shapes is not None:
+        return
+    shapes = _SHAPES.get(known_definition)
+    if shapes is None:
+        shapes = catalog_shapes(catalog(db, known_definition), db.dialect)
+        remember(_SHAPES, known_definition, shapes, _REFLECTED_MAX)
+    db.schema_shapes = shapes
 
 
 # Schemas by definition, as ``_REFLECTED`` (what ``reflect`` makes of a catalog).

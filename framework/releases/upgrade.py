@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,6 +95,13 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
     """
     if rows is None:
         rows = read_upgrade_rows(db, UPGRADE_META_KEYS)
+    # A server's catalog, read once: the game statements' table shapes come from it, and it
+    # still holds at the schema check if the step sends nothing. (SQLite reads its shapes
+    # and its definition from its own file, in no round trip.)
+    known: Hashable | None = None
+    if db.dialect != "sqlite":
+        known = schema_mod.snapshot(db)
+        schema_mod.know_shapes(db, known)
     counting = _CountingConnection(db)
     table: Table = gdef.table_class(ActionContext(db=counting, now=utcnow))
     # A table rolled back after an upgrade has been through that upgrade's steps already:
@@ -115,12 +122,14 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
         # The step changed something: fresh caches (after DDL too), its rows read again.
         table = gdef.table_class(ActionContext(db=db, now=utcnow))
         rows = read_upgrade_rows(db, UPGRADE_META_KEYS)
+        known = None
     state_id = table.gamestate.state_id()
     if state_id not in gdef.states.by_id:
         raise UpgradeError(f"the table is in state {state_id}, which release {to_version} does not have")
     changes += _initialise_new_stats(table, gdef, rows.stats)
     changes += _initialise_new_globals(table, gdef, rows.globals)
-    before_sync = schema_mod.snapshot(db)  # one read of the schema for both
+    # The new statistics and globals are rows: the schema is still ``known``'s.
+    before_sync = known if known is not None else schema_mod.snapshot(db)  # one read for both
     synced = sync_copies(db, before_sync)
     changes += synced
     if expected is not None:
