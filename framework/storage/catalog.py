@@ -113,7 +113,10 @@ def read_catalog_rows(db: TableConnection) -> CatalogRows:
     ``i`` a column of index ``group`` (flag: unique; PostgreSQL: one row per index, its
     column numbers as ``name``), ``v`` a view (MariaDB)."""
     if db.dialect == "postgresql":
-        return tuple(tuple(r.values()) for r in db.execute(_PG_CATALOG).rows)
+        # Planned once per connection by the store (the plan costs as much as the run).
+        planned = getattr(db, "execute_planned", None)
+        result = db.execute(_PG_CATALOG) if planned is None else planned("arena_catalog", _PG_CATALOG)
+        return tuple(tuple(r.values()) for r in result.rows)
     overlay = getattr(db, "overlay", None)  # MariaDB in an upgrade with DDL (mysql_overlay)
     if overlay is not None:
         return overlay.catalog_rows(db, MYSQL_LAYERED_CATALOG)  # type: ignore[no-any-return]

@@ -152,3 +152,26 @@ def test_mariadb_copies_only_what_an_upgrade_with_ddl_writes(workspace: Workspac
 def test_docstring_examples(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_postgres_plans_the_catalog_once_per_connection(workspace: Workspace,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from framework.storage import catalog as catalog_mod
+
+    site = workspace.site
+    if site.store.dialect != "postgresql":
+        pytest.skip("a PostgreSQL statement prepared per connection")
+    deploy(site, GAME, build(site, GAME, now=T0)["version"])
+    tid = site.runtime.create_table(GAME, 2, {"target": 2}, seed=5, mode="production")
+    store: Any = site.store
+    with store._checkout() as db:  # one connection throughout
+        db.begin(tid, store.schema(tid), True)
+        first = catalog_mod.read_catalog_rows(db)  # prepared in a transaction rolled back...
+        db.rollback()
+        with counted(monkeypatch, "postgresql") as sent:
+            db.begin(tid, store.schema(tid), False)
+            again = catalog_mod.read_catalog_rows(db)  # ...still there: EXECUTE alone
+            plain = tuple(tuple(r.values()) for r in db.execute(catalog_mod._PG_CATALOG).rows)
+            db.rollback()
+    assert first == again == plain and any(r[0] == "i" for r in first)
+    assert sent[1] == "EXECUTE arena_catalog", sent
