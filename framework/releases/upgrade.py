@@ -12,7 +12,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from framework.core.clock import utcnow
-from framework.core.errors import BlockedError, GameSystemError
+from framework.core.errors import BlockedError, GameSystemError, NotFoundError
 from framework.core.kinds import TableMode, TablePhase
 from framework.engine.notices import NOTICE_KEY
 from framework.engine.runtime import TableInfo
@@ -204,6 +204,32 @@ def _expected_schema(site: ReleaseContext, game: str, version: str) -> schema_mo
     return _SCHEMAS[key]
 
 
+_SERVER_SCHEMAS: dict[tuple[str, str, str, str], schema_mod.Schema | None] = {}
+
+
+def schema_changes(site: ReleaseContext, game: str, current: str | None, target: str) -> bool:
+    """Whether the release ``target`` has another schema than ``current`` on the site's
+    backend, as both manifests say (False when one does not say: a release built before
+    manifests held the server's schema, or no release): then its upgrade surely runs DDL."""
+    if current is None:
+        return False
+    schemas = []
+    for version in (current, target):
+        key = (str(site.instance_path), game, version, site.store.dialect)
+        if key not in _SERVER_SCHEMAS:
+            try:
+                manifest = release_manifest(site, game, version)
+            except NotFoundError:
+                manifest = {}
+            if site.store.dialect == "sqlite":
+                stored = manifest.get("schema")
+            else:
+                stored = (manifest.get("schemas") or {}).get(site.store.dialect)
+            _SERVER_SCHEMAS[key] = None if stored is None else schema_mod.from_json(stored)
+        schemas.append(_SERVER_SCHEMAS[key])
+    return None not in schemas and schemas[0] != schemas[1]
+
+
 _NOTES: dict[tuple[str, str, str], str] = {}
 
 
@@ -303,7 +329,8 @@ def upgrade_table(site: ReleaseContext, table_id: int, dry_run: bool = False,
 
         # One transaction per table; on MariaDB, whose DDL commits at once, a step with DDL
         # runs on copies of the tables it writes, swapped in only when everything succeeded.
-        changes = in_upgrade(site.store, table_id, body, copy_allowed=not in_move)
+        changes = in_upgrade(site.store, table_id, body, copy_allowed=not in_move,
+                             ddl_expected=schema_changes(site, game, current, target))
     except CopyNeededError:
         _upgrade_in_background(site, table_id)
         return UpgradeOutcome(table_id, current, target, "deferred")
