@@ -12,6 +12,7 @@ from framework.storage.catalog import (
     CatalogColumn,
     parse_catalog_rows,
     read_catalog,
+    read_catalog_print,
     read_catalog_rows,
 )
 from framework.storage.catalog import copy_signature as copy_signature  # storage's now
@@ -88,13 +89,25 @@ def snapshot(db: TableConnection) -> Hashable:
     """A key for what ``db``'s schema is now, to pass as ``known_definition`` while nothing
     changes it: SQLite's ``definition``; on the servers the catalog itself as one statement
     returns it (``storage.catalog.read_catalog_rows``), parsed once per distinct definition
-    (the tables of one release share a few)."""
+    (the tables of one release share a few); on MariaDB the catalog's digest, its rows read
+    once per digest."""
     if db.dialect == "sqlite":
         return definition(db)
+    printed = read_catalog_print(db)  # MariaDB: a digest first, the rows once per digest
+    if printed is not None:
+        known = _BY_PRINT.get(printed)
+        if known is not None:
+            return known
     key = ("catalog", db.dialect, read_catalog_rows(db))
     if key not in _REFLECTED:
         remember(_REFLECTED, key, parse_catalog_rows(db.dialect, key[2]), _REFLECTED_MAX)
+    if printed is not None:
+        remember(_BY_PRINT, printed, key, _REFLECTED_MAX)
     return key
+
+
+# The ``snapshot`` keys by their catalog's digest (``storage.catalog.read_catalog_print``).
+_BY_PRINT: dict[Hashable, Hashable] = {}
 
 
 def catalog(db: TableConnection, known_definition: Hashable | None = None) -> Catalog:

@@ -124,6 +124,19 @@ def read_catalog_rows(db: TableConnection) -> CatalogRows:
     return tuple(tuple(r.values()) for r in db.execute(sql).rows)
 
 
+def read_catalog_print(db: TableConnection) -> tuple[str, int, str] | None:
+    """A digest of what ``read_catalog_rows`` would return (dialect, rows, digest) in one
+    short row, for a caller that remembers catalogs by it: MariaDB, whose client decodes
+    the catalog's hundreds of rows in Python (PostgreSQL's costs little: None there, as on
+    SQLite and in a MariaDB upgrade with DDL, whose catalog spans two databases)."""
+    if db.dialect != "mysql" or getattr(db, "overlay", None) is not None:
+        return None
+    row = db.execute(_MYSQL_PRINT).rows[0]
+    if int(row["n"]) * 32 > int(row["cap"]):  # GROUP_CONCAT would have cut it short
+        return None
+    return (db.dialect, int(row["n"]), str(row["print"]))
+
+
 def parse_catalog_rows(dialect: str, rows: CatalogRows) -> Catalog:
     """The ``Catalog`` of ``read_catalog_rows``' rows (no statement)."""
     return _postgres(rows) if dialect == "postgresql" else _mysql(rows)
@@ -229,6 +242,15 @@ def _mysql_catalog(schemas: list[str], schema_column: str = "") -> str:
 
 
 _MYSQL_CATALOG = _mysql_catalog(["DATABASE()"])
+_MYSQL_FIELDS = ("kind", "tbl", "grp", "n", "name", "type", "flag", "dflt", "extra")
+# Each row's digest, in the catalog's order, digested again: one short row to send, where
+# the catalog is hundreds that PyMySQL decodes in Python. (QUOTE: NULL and '' differ.)
+_MYSQL_PRINT = (
+    "SELECT COUNT(*) AS n, @@group_concat_max_len AS cap, MD5(GROUP_CONCAT(MD5(CONCAT_WS(',', "
+    + ", ".join(f"QUOTE({f})" for f in _MYSQL_FIELDS)
+    + ")) ORDER BY kind, tbl, grp, n SEPARATOR '')) AS print FROM ("
+    + _MYSQL_CATALOG.rsplit(" ORDER BY ", 1)[0] + ") AS catalog"
+)
 #: The catalog of two databases (parameters: the two names), each row led by its database.
 MYSQL_LAYERED_CATALOG = _mysql_catalog(["%s", "%s"], "TABLE_SCHEMA AS s, ")
 

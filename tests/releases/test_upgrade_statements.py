@@ -179,3 +179,28 @@ def test_postgres_plans_the_catalog_once_per_connection(workspace: Workspace,
             db.rollback()
     assert first == again == plain and any(r[0] == "i" for r in first)
     assert sent[1] == "EXECUTE arena_catalog", sent
+
+
+def test_mariadb_catalog_digest_follows_every_declared_change(workspace: Workspace) -> None:
+    from framework.storage.catalog import read_catalog_print
+
+    site = workspace.site
+    if site.store.dialect != "mysql":
+        pytest.skip("the catalog's digest is MariaDB's (its client decodes rows in Python)")
+    deploy(site, GAME, build(site, GAME, now=T0)["version"])
+    tid = site.runtime.create_table(GAME, 2, {"target": 2}, seed=6, mode="production")
+    changes = ["ALTER TABLE card MODIFY card_type VARCHAR(17) NOT NULL",  # a length
+               "ALTER TABLE card MODIFY card_type VARCHAR(17) NULL",  # nullability
+               "ALTER TABLE card ALTER card_type SET DEFAULT ''",  # '' after NULL
+               "ALTER TABLE card ADD INDEX (card_type)"]
+    seen = []
+    for change in [None, *changes]:
+        with site.store.connect(tid) as db:
+            if change is not None:
+                db.execute(change, None)
+            printed = read_catalog_print(db)
+            assert printed is not None and printed[1] > 0
+            seen.append(printed)
+    assert len(set(seen)) == len(seen), seen
+    with site.store.connect(tid) as db:  # the same catalog, the same digest
+        assert read_catalog_print(db) == seen[-1]
