@@ -123,12 +123,16 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
         table = gdef.table_class(ActionContext(db=db, now=utcnow))
         rows = read_upgrade_rows(db, UPGRADE_META_KEYS)
         known = None
+        if db.dialect != "sqlite":  # the step is done: its catalog, once, for the shapes and the check
+            known = schema_mod.snapshot(db)
+            schema_mod.know_shapes(db, known)
     state_id = table.gamestate.state_id()
     if state_id not in gdef.states.by_id:
         raise UpgradeError(f"the table is in state {state_id}, which release {to_version} does not have")
     changes += _initialise_new_stats(table, gdef, rows.stats)
     changes += _initialise_new_globals(table, gdef, rows.globals)
-    # The new statistics and globals are rows: the schema is still ``known``'s.
+    # The new statistics and globals are rows: the schema is still ``known``'s (on MariaDB
+    # with DDL, a table they write is copied as it was).
     before_sync = known if known is not None else schema_mod.snapshot(db)  # one read for both
     synced = sync_copies(db, before_sync)
     changes += synced
