@@ -41,15 +41,20 @@ class CopyNeededError(RuntimeError):
 
 
 def in_upgrade(store: TableStore, table_id: int, body: Callable[[TableConnection], T],
-               copy_allowed: bool = True) -> T:
+               copy_allowed: bool = True, ddl_expected: bool = False) -> T:
     """``body`` run in one all-or-nothing upgrade transaction of the table: first without DDL
     (MariaDB then upgrades in place, no copy of the database), and only if that attempt
     wanted DDL, again from the start with it (MariaDB: on a copy swapped in at the end).
+    ``ddl_expected`` (the release's schema is not the table's): with DDL at once, when
+    ``copy_allowed``.
 
     Raises:
         CopyNeededError: the attempt without DDL wanted some, and ``copy_allowed`` is False
             (nothing was kept).
     """
+    if ddl_expected and copy_allowed:
+        with store.upgrading(table_id) as db:
+            return body(db)
     try:
         with store.upgrading(table_id, ddl=False) as db:
             return body(db)

@@ -12,10 +12,13 @@ from framework.storage.catalog import (
     CatalogColumn,
     parse_catalog_rows,
     read_catalog,
+    read_catalog_print,
     read_catalog_rows,
 )
 from framework.storage.catalog import copy_signature as copy_signature  # storage's now
 from framework.storage.catalog import sqlite_affinity as sqlite_affinity
+from framework.storage.sql.shapes import SchemaShapes
+from framework.storage.table_shapes import catalog_shapes
 
 Schema = dict[str, dict[str, Any]]
 
@@ -86,13 +89,25 @@ def snapshot(db: TableConnection) -> Hashable:
     """A key for what ``db``'s schema is now, to pass as ``known_definition`` while nothing
     changes it: SQLite's ``definition``; on the servers the catalog itself as one statement
     returns it (``storage.catalog.read_catalog_rows``), parsed once per distinct definition
-    (the tables of one release share a few)."""
+    (the tables of one release share a few); on MariaDB the catalog's digest, its rows read
+    once per digest."""
     if db.dialect == "sqlite":
         return definition(db)
+    printed = read_catalog_print(db)  # MariaDB: a digest first, the rows once per digest
+    if printed is not None:
+        known = _BY_PRINT.get(printed)
+        if known is not None:
+            return known
     key = ("catalog", db.dialect, read_catalog_rows(db))
     if key not in _REFLECTED:
         remember(_REFLECTED, key, parse_catalog_rows(db.dialect, key[2]), _REFLECTED_MAX)
+    if printed is not None:
+        remember(_BY_PRINT, printed, key, _REFLECTED_MAX)
     return key
+
+
+# The ``snapshot`` keys by their catalog's digest (``storage.catalog.read_catalog_print``).
+_BY_PRINT: dict[Hashable, Hashable] = {}
 
 
 def catalog(db: TableConnection, known_definition: Hashable | None = None) -> Catalog:
@@ -107,6 +122,23 @@ def catalog(db: TableConnection, known_definition: Hashable | None = None) -> Ca
             cached = read_catalog(db)
         remember(_REFLECTED, key, cached, _REFLECTED_MAX)
     return cached
+
+
+# Table shapes by definition, as ``_REFLECTED``.
+_SHAPES: dict[Hashable, SchemaShapes] = {}
+
+
+def know_shapes(db: TableConnection, known_definition: Hashable) -> None:
+    """Give a server's connection its table shapes (``storage.table_shapes``, which game
+    statements need) from a catalog just read (``snapshot``), if it has none: the upgrade
+    then reads the catalog once, not a second time for the shapes."""
+    if db.dialect == "sqlite" or db.schema_shapes is not None:
+        return
+    shapes = _SHAPES.get(known_definition)
+    if shapes is None:
+        shapes = catalog_shapes(catalog(db, known_definition), db.dialect)
+        remember(_SHAPES, known_definition, shapes, _REFLECTED_MAX)
+    db.schema_shapes = shapes
 
 
 # Schemas by definition, as ``_REFLECTED`` (what ``reflect`` makes of a catalog).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,7 +12,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from framework.core.clock import utcnow
-from framework.core.errors import BlockedError, GameSystemError
+from framework.core.errors import BlockedError, GameSystemError, NotFoundError
 from framework.core.kinds import TableMode, TablePhase
 from framework.engine.notices import NOTICE_KEY
 from framework.engine.runtime import TableInfo
@@ -95,6 +95,13 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
     """
     if rows is None:
         rows = read_upgrade_rows(db, UPGRADE_META_KEYS)
+    # A server's catalog, read once: the game statements' table shapes come from it, and it
+    # still holds at the schema check if the step sends nothing. (SQLite reads its shapes
+    # and its definition from its own file, in no round trip.)
+    known: Hashable | None = None
+    if db.dialect != "sqlite":
+        known = schema_mod.snapshot(db)
+        schema_mod.know_shapes(db, known)
     counting = _CountingConnection(db)
     table: Table = gdef.table_class(ActionContext(db=counting, now=utcnow))
     # A table rolled back after an upgrade has been through that upgrade's steps already:
@@ -115,12 +122,18 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
         # The step changed something: fresh caches (after DDL too), its rows read again.
         table = gdef.table_class(ActionContext(db=db, now=utcnow))
         rows = read_upgrade_rows(db, UPGRADE_META_KEYS)
+        known = None
+        if db.dialect != "sqlite":  # the step is done: its catalog, once, for the shapes and the check
+            known = schema_mod.snapshot(db)
+            schema_mod.know_shapes(db, known)
     state_id = table.gamestate.state_id()
     if state_id not in gdef.states.by_id:
         raise UpgradeError(f"the table is in state {state_id}, which release {to_version} does not have")
     changes += _initialise_new_stats(table, gdef, rows.stats)
     changes += _initialise_new_globals(table, gdef, rows.globals)
-    before_sync = schema_mod.snapshot(db)  # one read of the schema for both
+    # The new statistics and globals are rows: the schema is still ``known``'s (on MariaDB
+    # with DDL, a table they write is copied as it was).
+    before_sync = known if known is not None else schema_mod.snapshot(db)  # one read for both
     synced = sync_copies(db, before_sync)
     changes += synced
     if expected is not None:
@@ -193,6 +206,32 @@ def _expected_schema(site: ReleaseContext, game: str, version: str) -> schema_mo
 
             _SCHEMAS[key] = fresh_schema(load_release(site, game, version), site.store)
     return _SCHEMAS[key]
+
+
+_SERVER_SCHEMAS: dict[tuple[str, str, str, str], schema_mod.Schema | None] = {}
+
+
+def schema_changes(site: ReleaseContext, game: str, current: str | None, target: str) -> bool:
+    """Whether the release ``target`` has another schema than ``current`` on the site's
+    backend, as both manifests say (False when one does not say: a release built before
+    manifests held the server's schema, or no release): then its upgrade surely runs DDL."""
+    if current is None:
+        return False
+    schemas = []
+    for version in (current, target):
+        key = (str(site.instance_path), game, version, site.store.dialect)
+        if key not in _SERVER_SCHEMAS:
+            try:
+                manifest = release_manifest(site, game, version)
+            except NotFoundError:
+                manifest = {}
+            if site.store.dialect == "sqlite":
+                stored = manifest.get("schema")
+            else:
+                stored = (manifest.get("schemas") or {}).get(site.store.dialect)
+            _SERVER_SCHEMAS[key] = None if stored is None else schema_mod.from_json(stored)
+        schemas.append(_SERVER_SCHEMAS[key])
+    return None not in schemas and schemas[0] != schemas[1]
 
 
 _NOTES: dict[tuple[str, str, str], str] = {}
@@ -294,7 +333,8 @@ def upgrade_table(site: ReleaseContext, table_id: int, dry_run: bool = False,
 
         # One transaction per table; on MariaDB, whose DDL commits at once, a step with DDL
         # runs on copies of the tables it writes, swapped in only when everything succeeded.
-        changes = in_upgrade(site.store, table_id, body, copy_allowed=not in_move)
+        changes = in_upgrade(site.store, table_id, body, copy_allowed=not in_move,
+                             ddl_expected=schema_changes(site, game, current, target))
     except CopyNeededError:
         _upgrade_in_background(site, table_id)
         return UpgradeOutcome(table_id, current, target, "deferred")

@@ -110,14 +110,31 @@ def read_catalog(db: TableConnection) -> Catalog:
 def read_catalog_rows(db: TableConnection) -> CatalogRows:
     """A server's catalog of ``db``'s database in one statement, as rows (kind, table,
     group, position, name, type, flag, default, extra, pk): ``c`` a column (group empty),
-    ``i`` a column of index ``group`` (flag: unique), ``v`` a view."""
+    ``i`` a column of index ``group`` (flag: unique; PostgreSQL: one row per index, its
+    column numbers as ``name``), ``v`` a view (MariaDB)."""
     if db.dialect == "postgresql":
-        return tuple(tuple(r.values()) for r in db.execute(_PG_CATALOG).rows)
+        # Planned once per connection by the store (the plan costs as much as the run).
+        planned = getattr(db, "execute_planned", None)
+        result = db.execute(_PG_CATALOG) if planned is None else planned("arena_catalog", _PG_CATALOG)
+        return tuple(tuple(r.values()) for r in result.rows)
     overlay = getattr(db, "overlay", None)  # MariaDB in an upgrade with DDL (mysql_overlay)
     if overlay is not None:
         return overlay.catalog_rows(db, MYSQL_LAYERED_CATALOG)  # type: ignore[no-any-return]
     sql = _MYSQL_CATALOG
     return tuple(tuple(r.values()) for r in db.execute(sql).rows)
+
+
+def read_catalog_print(db: TableConnection) -> tuple[str, int, str] | None:
+    """A digest of what ``read_catalog_rows`` would return (dialect, rows, digest) in one
+    short row, for a caller that remembers catalogs by it: MariaDB, whose client decodes
+    the catalog's hundreds of rows in Python (PostgreSQL's costs little: None there, as on
+    SQLite and in a MariaDB upgrade with DDL, whose catalog spans two databases)."""
+    if db.dialect != "mysql" or getattr(db, "overlay", None) is not None:
+        return None
+    row = db.execute(_MYSQL_PRINT).rows[0]
+    if int(row["n"]) * 32 > int(row["cap"]):  # GROUP_CONCAT would have cut it short
+        return None
+    return (db.dialect, int(row["n"]), str(row["print"]))
 
 
 def parse_catalog_rows(dialect: str, rows: CatalogRows) -> Catalog:
@@ -149,44 +166,57 @@ def _sqlite(db: TableConnection) -> Catalog:
     return out
 
 
+# The schema's tables once (a CTE), their columns, and one row per index with its column
+# numbers (``indkey``, named from the column rows): no join of every index column with
+# ``pg_attribute``, whose plan cost more than the rest of the statement.
 _PG_CATALOG = (
-    "SELECT 'c' AS kind, c.relname::text AS tbl, '' AS grp, a.attnum::int AS n, a.attname::text AS name, "
+    "WITH t AS (SELECT c.oid, c.relname::text AS relname FROM pg_class AS c "
+    "WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p')) "
+    "SELECT 'c' AS kind, t.relname AS tbl, '' AS grp, a.attnum::int AS n, a.attname::text AS name, "
     "format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull AS flag, "
     "pg_get_expr(d.adbin, d.adrelid) AS dflt, CASE WHEN a.attidentity <> '' THEN 'identity' "
     "WHEN a.attgenerated <> '' THEN 'generated' ELSE '' END AS extra, "
     "COALESCE(array_position(p.indkey::int2[], a.attnum) "
     "- array_lower(p.indkey::int2[], 1) + 1, 0)::int AS pk "  # int2vector counts from 0
-    "FROM pg_class AS c JOIN pg_attribute AS a ON a.attrelid = c.oid "
-    "LEFT JOIN pg_attrdef AS d ON d.adrelid = c.oid AND d.adnum = a.attnum "
-    "LEFT JOIN pg_index AS p ON p.indrelid = c.oid AND p.indisprimary "
-    "WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') "
-    "AND a.attnum > 0 AND NOT a.attisdropped "
+    "FROM t JOIN pg_attribute AS a ON a.attrelid = t.oid "
+    "LEFT JOIN pg_attrdef AS d ON d.adrelid = t.oid AND d.adnum = a.attnum "
+    "LEFT JOIN pg_index AS p ON p.indrelid = t.oid AND p.indisprimary "
+    "WHERE a.attnum > 0 AND NOT a.attisdropped "
     "UNION ALL "
-    "SELECT 'i', c.relname::text, x.relname::text, k.n::int, a.attname::text, NULL, i.indisunique, "
-    "NULL, NULL, 0 "
-    "FROM pg_index AS i JOIN pg_class AS c ON c.oid = i.indrelid "
-    "JOIN pg_class AS x ON x.oid = i.indexrelid "
-    "JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, n) ON true "
-    "JOIN pg_attribute AS a ON a.attrelid = c.oid AND a.attnum = k.attnum "
-    "WHERE c.relnamespace = current_schema()::regnamespace AND NOT i.indisprimary "
+    "SELECT 'i', t.relname, x.relname::text, 0, i.indkey::text, NULL, i.indisunique, NULL, NULL, 0 "
+    "FROM t JOIN pg_index AS i ON i.indrelid = t.oid JOIN pg_class AS x ON x.oid = i.indexrelid "
+    "WHERE NOT i.indisprimary "
     "ORDER BY kind, tbl, grp, n"
 )
 
 
 def _postgres(rows: CatalogRows) -> Catalog:
+    """The ``Catalog`` of PostgreSQL's rows: an index row names its columns by number
+    (``indkey``, ``0`` for an expression, which has no column and is left out).
+
+    >>> rows = (("c", "t", "", 1, "a", "integer", True, None, "identity", 1),
+    ...         ("c", "t", "", 2, "b", "character varying(8)", False, "'x'::character varying", "", 0),
+    ...         ("i", "t", "t_b", 0, "2 0", None, True, None, None, 0))
+    >>> table = _postgres(rows)["t"]
+    >>> [(c.name, c.default) for c in table.columns], table.indexes
+    ([('a', None), ('b', "'x'")], [(('b',), True)])
+    """
     out: Catalog = {}
-    indexes: dict[tuple[str, str], tuple[list[str], bool]] = {}
-    for kind, tbl, grp, _, name, type_, flag, default, extra, pk in rows:
+    numbers: dict[tuple[str, int], str] = {}
+    index_rows = []
+    for kind, tbl, _, n, name, type_, flag, default, extra, pk in rows:
         if kind == "i":
-            indexes.setdefault((tbl, grp), ([], bool(flag)))[0].append(name)
+            index_rows.append((tbl, name, bool(flag)))
             continue
         if default is not None:
             default = _PG_CAST.sub("", default.strip())
+        numbers[(tbl, int(n))] = name
         out.setdefault(tbl, CatalogTable([], [])).columns.append(
             CatalogColumn(name, type_, bool(flag), default, int(pk), extra))
-    for (table, _), (cols, unique) in indexes.items():
-        if table in out:
-            out[table].indexes.append((tuple(cols), unique))
+    for table, indkey, unique in index_rows:
+        cols = tuple(numbers[(table, k)] for k in map(int, str(indkey).split()) if (table, k) in numbers)
+        if table in out and cols:
+            out[table].indexes.append((cols, unique))
     return out
 
 
@@ -204,13 +234,23 @@ def _mysql_catalog(schemas: list[str], schema_column: str = "") -> str:
             f"EXTRA AS extra FROM information_schema.COLUMNS WHERE {where}",
             f"SELECT {schema_column}'i', TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME, NULL, "
             f"NON_UNIQUE, NULL, NULL FROM information_schema.STATISTICS WHERE {where}",
+            # TABLES, not VIEWS: VIEWS opens every table's definition to find none.
             f"SELECT {schema_column}'v', TABLE_NAME, '', 0, NULL, NULL, NULL, NULL, NULL "
-            f"FROM information_schema.VIEWS WHERE {where}",
+            f"FROM information_schema.TABLES WHERE {where} AND TABLE_TYPE = 'VIEW'",
         ]
     return " UNION ALL ".join(parts) + " ORDER BY kind, tbl, grp, n"
 
 
 _MYSQL_CATALOG = _mysql_catalog(["DATABASE()"])
+_MYSQL_FIELDS = ("kind", "tbl", "grp", "n", "name", "type", "flag", "dflt", "extra")
+# Each row's digest, in the catalog's order, digested again: one short row to send, where
+# the catalog is hundreds that PyMySQL decodes in Python. (QUOTE: NULL and '' differ.)
+_MYSQL_PRINT = (
+    "SELECT COUNT(*) AS n, @@group_concat_max_len AS cap, MD5(GROUP_CONCAT(MD5(CONCAT_WS(',', "
+    + ", ".join(f"QUOTE({f})" for f in _MYSQL_FIELDS)
+    + ")) ORDER BY kind, tbl, grp, n SEPARATOR '')) AS print FROM ("
+    + _MYSQL_CATALOG.rsplit(" ORDER BY ", 1)[0] + ") AS catalog"
+)
 #: The catalog of two databases (parameters: the two names), each row led by its database.
 MYSQL_LAYERED_CATALOG = _mysql_catalog(["%s", "%s"], "TABLE_SCHEMA AS s, ")
 

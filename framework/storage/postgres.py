@@ -25,6 +25,7 @@ import logging
 import os
 import re
 import threading
+import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from decimal import Decimal
@@ -50,6 +51,10 @@ _ROWLESS = ("UPDATE", "DELETE", "INSERT")  # the statements that may be prepared
 _RETURNING = re.compile(r"\bRETURNING\b", re.IGNORECASE)
 #: a statement runs this many times on a connection before psycopg prepares it there
 PREPARE_THRESHOLD = 2
+# The statements each connection has prepared (``execute_planned``); a connection the pool
+# replaces takes its names with it.
+_PLANNED: weakref.WeakKeyDictionary[psycopg.Connection[Any], set[str]] = weakref.WeakKeyDictionary()
+_PLANNED_LOCK = threading.Lock()
 
 
 class _NumericLoader(Loader):
@@ -187,6 +192,23 @@ class PostgresTableConnection:
         for r in rows:
             out.setdefault(r["tbl"], []).append(r["col"])
         return out
+
+    def execute_planned(self, name: str, sql: str) -> Result:
+        """``sql`` (no parameters, a result that never changes shape) planned once per
+        connection: ``PREPARE name`` with its first run, ``EXECUTE name`` after. For the
+        catalog read of upgrades and new tables, whose plan costs as much as its run.
+        Prepared statements outlive a rolled-back transaction."""
+        with _PLANNED_LOCK:
+            names = _PLANNED.setdefault(self.raw, set())
+            known = name in names
+        cur = self._run(f"EXECUTE {name}" if known else f"PREPARE {name} AS {sql}; EXECUTE {name}", None)
+        if not known:
+            cur.nextset()  # PREPARE's empty result, then EXECUTE's rows
+            with _PLANNED_LOCK:
+                names.add(name)
+        assert cur.description is not None
+        columns = [d.name for d in cur.description]
+        return Result([dict(zip(columns, row, strict=True)) for row in cur.fetchall()], cur.rowcount, None)
 
     def copy_structure(self, source: str, target: str) -> None:
         self.execute(copy_table_sql(source, target, "postgresql"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from framework.storage.base import TableConnection
-from framework.storage.catalog import CatalogTable, read_catalog
+from framework.storage.catalog import Catalog, CatalogTable, read_catalog
 from framework.storage.sql.shapes import ColumnShape, SchemaShapes, TableShape, intern_shapes
 
 _STRING_TYPE = re.compile(r"char|text|clob|enum|set\(|json", re.IGNORECASE)
@@ -56,7 +56,14 @@ def _read_shapes(db: TableConnection, master: tuple[tuple[str, str, str, str | N
                 pk = [c.name for c in table.columns if c.pk] if table else []
                 if len(pk) == 1:
                     autos[name.lower()] = pk[0].lower()
-    return intern_shapes(_table_shape(name, table, db.dialect, autos.get(name.lower()))
+    return catalog_shapes(catalog, db.dialect, autos)
+
+
+def catalog_shapes(catalog: Catalog, dialect: str, autos: dict[str, str] | None = None) -> SchemaShapes:
+    """The shapes of a catalog already read (on the servers, all ``read_shapes`` needs;
+    SQLite's AUTOINCREMENT columns come in ``autos``)."""
+    autos = autos or {}
+    return intern_shapes(_table_shape(name, table, dialect, autos.get(name.lower()))
                          for name, table in catalog.items())
 
 

@@ -83,11 +83,15 @@ def test_a_no_ddl_upgrade_sends_few_statements(workspace: Workspace, monkeypatch
     # The first table loads the release (and, on the servers, makes its schema on a fresh
     # table): once a run; the second is what every further table costs.
     assert upgrade_table(site, tables[0]).status == "upgraded"
+    # As in a fresh process (``arena upgrade``): no table's shapes known yet.
+    getattr(site.store, "shapes", {}).clear()
     with counted(monkeypatch, site.store.dialect) as sent:
         outcome = upgrade_table(site, tables[1])
     assert outcome.status == "upgraded", outcome
     assert len(sent) <= BOUNDS[site.store.dialect], "\n".join(sent)
     assert not any(s.lstrip().upper().startswith(("CREATE", "ALTER", "DROP", "RENAME")) for s in sent)
+    # The catalog once: the game statements' shapes come from the upgrade's own read.
+    assert sum(("information_schema.COLUMNS" in s or "pg_attribute" in s) for s in sent) <= 1, "\n".join(sent)
     with site.store.connect(tables[1], write=False) as db:
         rows = db.execute("SELECT stats_player_id FROM stats WHERE stats_type = 14").rows
         assert len(rows) == 2  # the new statistic, for each player
@@ -110,7 +114,8 @@ def card_args(site: Site, table_id: int) -> list[int]:
 
 
 @pytest.mark.parametrize("fails", [True, False], ids=["failing", "passing"])
-def test_mariadb_copies_only_what_an_upgrade_with_ddl_writes(workspace: Workspace, fails: bool) -> None:
+def test_mariadb_copies_only_what_an_upgrade_with_ddl_writes(workspace: Workspace, fails: bool,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     site = workspace.site
     if site.store.dialect != "mysql":
         pytest.skip("DDL is transactional on SQLite and PostgreSQL: no copy at all")
@@ -127,7 +132,10 @@ def test_mariadb_copies_only_what_an_upgrade_with_ddl_writes(workspace: Workspac
     workspace.commit("B: a column and a data step")
     b = build(site, GAME, now=T0.replace(hour=10))["version"]
     production(site, b)
-    outcome = upgrade_table(site, tid)
+    with counted(monkeypatch, "mysql") as sent:
+        outcome = upgrade_table(site, tid)
+    # The manifests' schemas differ: one attempt, with DDL (no attempt in place first).
+    assert sum(s.startswith("SELECT GET_LOCK") for s in sent) == 1, "\n".join(sent)
     assert site.store.table_ids() == [tid]  # type: ignore[attr-defined]  # no work database left
     if fails:
         assert outcome.status == "failed"
@@ -148,3 +156,51 @@ def test_mariadb_copies_only_what_an_upgrade_with_ddl_writes(workspace: Workspac
 def test_docstring_examples(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_postgres_plans_the_catalog_once_per_connection(workspace: Workspace,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from framework.storage import catalog as catalog_mod
+
+    site = workspace.site
+    if site.store.dialect != "postgresql":
+        pytest.skip("a PostgreSQL statement prepared per connection")
+    deploy(site, GAME, build(site, GAME, now=T0)["version"])
+    tid = site.runtime.create_table(GAME, 2, {"target": 2}, seed=5, mode="production")
+    store: Any = site.store
+    with store._checkout() as db:  # one connection throughout
+        db.begin(tid, store.schema(tid), True)
+        first = catalog_mod.read_catalog_rows(db)  # prepared in a transaction rolled back...
+        db.rollback()
+        with counted(monkeypatch, "postgresql") as sent:
+            db.begin(tid, store.schema(tid), False)
+            again = catalog_mod.read_catalog_rows(db)  # ...still there: EXECUTE alone
+            plain = tuple(tuple(r.values()) for r in db.execute(catalog_mod._PG_CATALOG).rows)
+            db.rollback()
+    assert first == again == plain and any(r[0] == "i" for r in first)
+    assert sent[1] == "EXECUTE arena_catalog", sent
+
+
+def test_mariadb_catalog_digest_follows_every_declared_change(workspace: Workspace) -> None:
+    from framework.storage.catalog import read_catalog_print
+
+    site = workspace.site
+    if site.store.dialect != "mysql":
+        pytest.skip("the catalog's digest is MariaDB's (its client decodes rows in Python)")
+    deploy(site, GAME, build(site, GAME, now=T0)["version"])
+    tid = site.runtime.create_table(GAME, 2, {"target": 2}, seed=6, mode="production")
+    changes = ["ALTER TABLE card MODIFY card_type VARCHAR(17) NOT NULL",  # a length
+               "ALTER TABLE card MODIFY card_type VARCHAR(17) NULL",  # nullability
+               "ALTER TABLE card ALTER card_type SET DEFAULT ''",  # '' after NULL
+               "ALTER TABLE card ADD INDEX (card_type)"]
+    seen = []
+    for change in [None, *changes]:
+        with site.store.connect(tid) as db:
+            if change is not None:
+                db.execute(change, None)
+            printed = read_catalog_print(db)
+            assert printed is not None and printed[1] > 0
+            seen.append(printed)
+    assert len(set(seen)) == len(seen), seen
+    with site.store.connect(tid) as db:  # the same catalog, the same digest
+        assert read_catalog_print(db) == seen[-1]
