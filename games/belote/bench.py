@@ -4,6 +4,7 @@ the expert bot's time per decision (``bench_bots``) and the play policy of
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from typing import Any, Protocol
@@ -52,29 +53,36 @@ def bench_pure(hands: int, seed: int) -> dict[str, float | int]:
 
 
 class _Timed:
-    """Wraps a bot and records how long each of its decisions takes."""
+    """Wraps a bot and records how long each of its decisions takes: wall-clock time, and
+    the process's CPU time (what one free core would take on a machine shared with others)."""
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.cards: list[float] = []
         self.bids: list[float] = []
+        self.cards_cpu: list[float] = []
+        self.bids_cpu: list[float] = []
 
     def choose_bid(self, view: SeatView) -> Bid:
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         bid = self.bot.choose_bid(view)
         self.bids.append(time.perf_counter() - start)
+        self.bids_cpu.append(time.process_time() - start_cpu)
         return bid
 
     def choose_card(self, view: SeatView) -> Card:
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         card = self.bot.choose_card(view)
         self.cards.append(time.perf_counter() - start)
+        self.cards_cpu.append(time.process_time() - start_cpu)
         return card
 
 
 def bench_bots(deals: int, rules: Rules, seed: int = 1) -> dict[str, Any]:
     """Play ``deals`` hands, the expert on seats 0 and 2 against the beginner, and time the
-    expert's decisions: ``card_ms`` / ``bid_ms`` mean and max (forced moves included)."""
+    expert's decisions: ``card_ms`` / ``bid_ms`` mean and max (forced moves included), in
+    wall-clock time and, as ``card_cpu_ms`` / ``bid_cpu_ms``, in the process's CPU time,
+    with the load average when the run ends (``load``)."""
     rng = random.Random(seed)
     timed = [_Timed(SearchBot(random.Random(f"{seed}:{seat}"))) for seat in (0, 2)]
     bots: list[Bot] = [timed[0], HeuristicBot(random.Random(1)), timed[1],
@@ -83,14 +91,19 @@ def bench_bots(deals: int, rules: Rules, seed: int = 1) -> dict[str, Any]:
         play_hand(rules, bots, rng, number % 4)
     cards = [value for bot in timed for value in bot.cards]
     bids = [value for bot in timed for value in bot.bids]
+    cards_cpu = [value for bot in timed for value in bot.cards_cpu]
+    bids_cpu = [value for bot in timed for value in bot.bids_cpu]
 
-    def stats(values: list[float], name: str) -> dict[str, float | int]:
+    def stats(values: list[float], name: str) -> dict[str, float]:
         if not values:
-            return {f"{name}_ms_mean": 0.0, f"{name}_ms_max": 0.0, f"{name}s": 0}
+            return {f"{name}_ms_mean": 0.0, f"{name}_ms_max": 0.0}
         return {f"{name}_ms_mean": round(1000 * sum(values) / len(values), 2),
-                f"{name}_ms_max": round(1000 * max(values), 2), f"{name}s": len(values)}
+                f"{name}_ms_max": round(1000 * max(values), 2)}
 
-    return {"variant": rules.variant, "deals": deals, **stats(cards, "card"), **stats(bids, "bid")}
+    return {"variant": rules.variant, "deals": deals, **stats(cards, "card"), "cards": len(cards),
+            **stats(bids, "bid"), "bids": len(bids),
+            **stats(cards_cpu, "card_cpu"), **stats(bids_cpu, "bid_cpu"),
+            "load": round(os.getloadavg()[0], 2)}
 
 
 class TableView(Protocol):

@@ -10,15 +10,25 @@ import pytest
 
 from games.belote.bots import SearchBot, SearchBudget, play_view
 from games.belote.bots.knowledge import knowledge_of
+from games.belote.bots.rollout import greedy_card
 from games.belote.bots.sampling import sample_deals
+from games.belote.bots.search import TAKER_STRENGTH, _bid_hints
 from games.belote.bots.solver import Solver
+from games.belote.bots.strength import hand_strength
+from games.belote.bots.tables import KEYS
+from games.belote.bots.views import SeatView
 from games.belote.rules import (
     CARDS,
+    FULL_DECK_MASK,
+    Bid,
+    BidKind,
     Card,
     Contract,
     PlayState,
+    Rules,
     Suit,
     legal_cards,
+    legal_mask,
     mask_of,
     parse_cards,
     trick_points,
@@ -168,3 +178,70 @@ def test_search_picks_the_winning_card_in_known_end_positions() -> None:
 
 def test_trump_code_round_trip() -> None:
     assert all(trump_code(trump_from_code(code)) == code for code in range(6))
+
+
+def test_card_samples_stay_within_the_work_budget() -> None:
+    budget = SearchBudget(card_samples=30, card_work=1600, min_card_samples=12)
+    bot = SearchBot(random.Random(1), budget)
+    seen = set()
+    for candidates in range(2, 9):
+        for tricks_left in range(1, 9):
+            samples = bot.card_samples(candidates, tricks_left)
+            seen.add(samples)
+            assert 12 <= samples <= 30
+            assert samples == 12 or samples * candidates * tricks_left <= 1600
+    assert bot.card_samples(2, 2) == 30  # cheap decisions get every sample
+    assert bot.card_samples(8, 8) == 25  # the costliest get fewer
+    assert len(seen) > 1
+    tight = SearchBot(random.Random(1), SearchBudget(card_work=100, min_card_samples=12))
+    assert tight.card_samples(8, 8) == 12  # never fewer than the minimum
+
+
+def test_a_decision_with_one_distinct_card_draws_nothing() -> None:
+    # a heart led: 7H and 8H play alike (no live heart between them), nothing to search
+    state = PlayState([parse_cards(hand.split()) for hand in (
+        "7H 8H 7S 8S 9S JS QS KS", "7D 8D 9D JD QD KD TD AD",
+        "TH JH QH KH AH 7C TS AS", "9H 8C 9C TC JC QC KC AC")], Contract(Suit.CLUBS, 0), 3)
+    state.play("9H")
+    assert [str(card) for card in state.legal_cards()] == ["7H", "8H"]
+    rng = random.Random(3)
+    before = rng.getstate()
+    card = SearchBot(rng).choose_card(play_view(state, dealer=2))
+    assert str(card) in ("7H", "8H")
+    assert rng.getstate() == before
+
+
+def test_rollout_feeds_a_partner_trick_without_a_card_that_wins_its_own() -> None:
+    # spades trump; seat 1 wins the club trick; seat 3, void in clubs and trumps, gives the
+    # ten of hearts (the opponents hold the ace) and keeps its master ace of diamonds
+    code = 0
+    hands = [mask_of(parse_cards(cards.split()))
+             for cards in ("AH KD", "8H 9D", "TD QD", "AD TH 7D")]
+    trick = parse_cards("7C AC 8C".split())
+    keys = KEYS[code]
+    led = int(Suit.CLUBS)
+    win_card = trick[1].index
+    legal = legal_mask(hands[3], 3, led, win_card, 1, code, False)
+    played = greedy_card(hands, 3, legal, code, led, keys[led * 32 + win_card], 1, 3, 0)
+    assert CARDS[played] == Card.from_str("TH")
+
+
+def test_classic_samples_give_the_taker_a_takers_hand() -> None:
+    turned = Card.from_str("9H")
+    hand = parse_cards("7S 8S 7D 8D 7C 8C QC KC".split())
+    bids = ((1, Bid(BidKind.PASS)), (2, Bid(BidKind.PASS)), (3, Bid(BidKind.TAKE)))
+    seat_view = SeatView(seat=0, dealer=0, rules=Rules(), hand=tuple(hand), bids=bids,
+                         turned=turned, contract=Contract(Suit.HEARTS, 3))
+    hints = _bid_hints(seat_view, int(Suit.HEARTS))
+    assert any(hint.seat == 3 and hint.low == TAKER_STRENGTH for hint in hints)
+    mine = mask_of(hand)
+    held = [0, 0, 0, 1 << turned.index]
+    room = [0, 8, 8, 8]
+    hidden = FULL_DECK_MASK & ~mine
+    hinted = sample_deals(random.Random(2), hidden, room, (0, 0, 0, 0), held, 60, hints)
+    plain = sample_deals(random.Random(2), hidden, room, (0, 0, 0, 0), held, 60)
+
+    def taker_strength(deals: list[list[int]]) -> float:
+        return sum(hand_strength(deal[3], int(Suit.HEARTS)) for deal in deals) / len(deals)
+    assert taker_strength(hinted) >= TAKER_STRENGTH - 0.5
+    assert taker_strength(hinted) > taker_strength(plain) + 1.0

@@ -88,6 +88,17 @@ def _lead(hands: list[int], seat: int, legal: int, cards: tuple[int, ...], code:
     return min(plain, key=lambda index: (points[index], order[index]))
 
 
+def _feed(hands: list[int], seat: int, cards: Sequence[int], code: int) -> int:
+    """The richest card to give a trick the partner wins, keeping the cards that would win
+    a trick of their own (no opponent can beat them in their suit) when another will do."""
+    keys, points, order = KEYS[code], POINTS[code], ORDER[code]
+    left, right = hands[(seat + 1) & 3], hands[(seat + 3) & 3]
+    spare = [index for index in cards if max(
+        _best_key(left, index >> 3, code, keys),
+        _best_key(right, index >> 3, code, keys)) > keys[(index >> 3) * 32 + index]]
+    return max(spare or cards, key=lambda index: (points[index], -order[index]))
+
+
 def _follow(hands: list[int], seat: int, cards: Sequence[int], code: int, led: int,
             win_key: int, win_seat: int, position: int) -> int:
     """Follow: feed a trick the partner surely wins, else win it for sure as cheaply as
@@ -100,10 +111,10 @@ def _follow(hands: list[int], seat: int, cards: Sequence[int], code: int, led: i
     plain = [index for index in cards if index >> 3 != code] or list(cards)
     if win_seat == seat ^ 2:
         if threat < win_key:
-            return max(plain, key=lambda index: (points[index], -order[index]))
+            return _feed(hands, seat, plain, code)
         return min(cards, key=lambda index: (points[index], order[index]))
     if seat ^ 2 in later and _best_key(hands[seat ^ 2], led, code, keys) > max(threat, win_key):
-        return max(plain, key=lambda index: (points[index], -order[index]))
+        return _feed(hands, seat, plain, code)
     safe = [index for index in cards if keys[base + index] > win_key
             and keys[base + index] > threat]
     if safe:

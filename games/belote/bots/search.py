@@ -38,6 +38,10 @@ from .views import SeatView
 
 BELOTE = 20
 _HOPELESS = 2.5  # below this `hand_strength`, a contract is not worth evaluating
+TAKER_STRENGTH = 6.0
+"""Classic: `hand_strength` (whole hand) the taker is assumed to hold in the trump."""
+PASSER_STRENGTH = 8.5
+"""Classic: `hand_strength` a player who passed is assumed to lack in the suit passed."""
 COINCHE_STRENGTH = 3.5
 """`hand_strength` in the contract's trump a player who coinches is assumed to hold."""
 
@@ -48,6 +52,11 @@ class SearchBudget:
 
     Attributes:
         card_samples: sampled deals per card decision.
+        card_work: at most this many playout steps per card decision, counted as samples
+            x distinct candidate cards x tricks left: early decisions with many candidates
+            use fewer samples (at least ``min_card_samples``), which keeps every card
+            within its time goal without a clock.
+        min_card_samples: the fewest samples a card decision uses.
         bid_samples: sampled deals per contract considered in bidding.
         solve_tricks: the exact solver plays the hand out once at most this many tricks
             remain (the greedy playout before that).
@@ -56,7 +65,9 @@ class SearchBudget:
         time_limit: seconds per decision, or None (deterministic: the samples alone).
     """
 
-    card_samples: int = 10
+    card_samples: int = 30
+    card_work: int = 1600
+    min_card_samples: int = 12
     bid_samples: int = 64
     solve_tricks: int = 3
     bid_margin: float = 10.0
@@ -122,11 +133,11 @@ def _bid_hints(view: SeatView, code: int | None) -> list[BidHint]:
             continue
         if bid.kind is BidKind.TAKE:
             taken = turned_code if bid.trump is None else trump_code(bid.trump)
-            hints.append(BidHint(seat, taken, low=4.0))
+            hints.append(BidHint(seat, taken, low=TAKER_STRENGTH))
         elif position < 4:
-            hints.append(BidHint(seat, turned_code, high=8.5))
+            hints.append(BidHint(seat, turned_code, high=PASSER_STRENGTH))
         elif code is not None and code < 4:
-            hints.append(BidHint(seat, code, high=8.5))
+            hints.append(BidHint(seat, code, high=PASSER_STRENGTH))
     return hints
 
 
@@ -142,6 +153,19 @@ class SearchBot:
         return limit is not None and time.perf_counter() - start > limit
 
     # ------------------------------------------------------------------ card play
+    def card_samples(self, candidates: int, tricks_left: int) -> int:
+        """Samples for a card decision among ``candidates`` distinct cards with
+        ``tricks_left`` tricks to play (the trick in progress included): `SearchBudget`'s
+        ``card_samples`` within its ``card_work``.
+
+        >>> bot = SearchBot(random.Random(1))
+        >>> bot.card_samples(8, 8), bot.card_samples(4, 8), bot.card_samples(2, 3)
+        (25, 30, 30)
+        """
+        budget = self.budget
+        affordable = budget.card_work // max(1, candidates * tricks_left)
+        return max(min(budget.card_samples, budget.min_card_samples), min(budget.card_samples, affordable))
+
     def choose_card(self, view: SeatView) -> Card:
         legal = list(view.legal_cards)
         if len(legal) == 1:
@@ -154,11 +178,14 @@ class SearchBot:
         me = view.seat
         room = [0 if seat == me else facts.counts[seat] for seat in range(4)]
         hints = _bid_hints(view, code)
-        deals = sample_deals(self.rng, facts.hidden, room, facts.forbidden, facts.held,
-                             self.budget.card_samples, hints, extra=facts.played_by)
         candidates = _distinct_cards(legal, facts.hidden | facts.mine, code, view.trick)
+        if len(candidates) == 1:
+            return candidates[0]
         trick = [card.index for card in view.trick]
         remaining_tricks = 8 - facts.played // 4
+        deals = sample_deals(self.rng, facts.hidden, room, facts.forbidden, facts.held,
+                             self.card_samples(len(candidates), remaining_tricks), hints,
+                             extra=facts.played_by)
         use_solver = remaining_tricks <= self.budget.solve_tricks
         optional = view.rules.undertrump == "optional"
         first_leader = (view.dealer + 1) % 4
