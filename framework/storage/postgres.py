@@ -25,7 +25,6 @@ import logging
 import os
 import re
 import threading
-import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from decimal import Decimal
@@ -51,10 +50,6 @@ _ROWLESS = ("UPDATE", "DELETE", "INSERT")  # the statements that may be prepared
 _RETURNING = re.compile(r"\bRETURNING\b", re.IGNORECASE)
 #: a statement runs this many times on a connection before psycopg prepares it there
 PREPARE_THRESHOLD = 2
-# The statements each connection has prepared (``execute_planned``); a connection the pool
-# replaces takes its names with it.
-_PLANNED: weakref.WeakKeyDictionary[psycopg.Connection[Any], set[str]] = weakref.WeakKeyDictionary()
-_PLANNED_LOCK = threading.Lock()
 
 
 class _NumericLoader(Loader):
@@ -133,11 +128,13 @@ class PostgresTableConnection:
         rows = [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
         return Result(rows, cur.rowcount, None)
 
-    def _run(self, sql: str, params: Sequence[Any] | None, prepare: bool = False) -> psycopg.Cursor[Any]:
-        """Send ``sql``; ``prepare``: psycopg may prepare it (it returns no rows)."""
+    def _run(self, sql: str, params: Sequence[Any] | None, prepare: bool = False,
+             planned: bool = False) -> psycopg.Cursor[Any]:
+        """Send ``sql``; ``prepare``: psycopg may prepare it (it returns no rows); ``planned``:
+        psycopg prepares it now (``execute_planned``)."""
         try:
             self._cur.execute(sql, tuple(params) if params is not None else None,
-                              prepare=None if prepare else False)
+                              prepare=True if planned else None if prepare else False)
         except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
             if self.raw.closed or self.raw.info.status != psycopg.pq.ConnStatus.OK:
                 self.broken = True
@@ -194,19 +191,13 @@ class PostgresTableConnection:
         return out
 
     def execute_planned(self, name: str, sql: str) -> Result:
-        """``sql`` (no parameters, a result that never changes shape) planned once per
-        connection: ``PREPARE name`` with its first run, ``EXECUTE name`` after. For the
-        catalog read of upgrades and new tables, whose plan costs as much as its run.
-        Prepared statements outlive a rolled-back transaction."""
-        with _PLANNED_LOCK:
-            names = _PLANNED.setdefault(self.raw, set())
-            known = name in names
-        cur = self._run(f"EXECUTE {name}" if known else f"PREPARE {name} AS {sql}; EXECUTE {name}", None)
-        if not known:
-            cur.nextset()  # PREPARE's empty result, then EXECUTE's rows
-            with _PLANNED_LOCK:
-                names.add(name)
-        assert cur.description is not None
+        """``sql`` (no parameters, a result that never changes shape: the catalog read of
+        upgrades and new tables, whose plan costs as much as its run) prepared by psycopg on
+        this connection at its first run and executed from that plan after, until psycopg
+        lets its plans go (after a rollback). ``name`` says which statement it is (for
+        traces)."""
+        cur = self._run(sql, None, False, True)
+        assert cur.description is not None, name
         columns = [d.name for d in cur.description]
         return Result([dict(zip(columns, row, strict=True)) for row in cur.fetchall()], cur.rowcount, None)
 
