@@ -47,15 +47,16 @@ class KeptState:
 
 class KeptStates:
     """The ``KeptState`` of this worker's most recently played tables (at most ``limit``).
-    A state taken is the action's own (it changes it in place) until it is put back."""
+    A state taken is the action's own (it changes it in place); the action puts its new
+    state back before its commit (one whose commit then fails never matches: its token is not
+    the table's)."""
 
     def __init__(self, limit: int = 4096) -> None:
         self.limit = limit
         self._states: dict[int, KeptState] = {}
 
     def take(self, table_id: int) -> KeptState | None:
-        """The table's kept state, removed (an action changes it in place: it comes back
-        with ``put`` only when the action commits)."""
+        """The table's kept state, removed (an action changes it in place)."""
         return self._states.pop(table_id, None)
 
     def put(self, table_id: int, state: KeptState) -> None:

@@ -18,11 +18,17 @@ from framework.storage.sql.translate import translate_query
 
 def remaining_seconds(row: Mapping[str, Any], now: datetime) -> float:
     """Seconds left on a ``player`` row's clock at ``now`` (negative when out of time)."""
-    remaining = float(row["player_remaining_reflexion_time"] or 0)
-    started = to_datetime(row["player_start_reflexion_time"])
+    return seconds_left(row["player_remaining_reflexion_time"], row["player_start_reflexion_time"], now)
+
+
+def seconds_left(remaining: Any, start: Any, now: datetime) -> float:
+    """Seconds left on a clock holding ``remaining`` seconds, running since ``start`` (as
+    stored; None: stopped) at ``now``."""
+    left = float(remaining or 0)
+    started = to_datetime(start)
     if started is not None:
-        remaining -= (now - started).total_seconds()
-    return remaining
+        left -= (now - started).total_seconds()
+    return left
 
 
 class TableClocks(TableStatistics):
@@ -62,9 +68,7 @@ class TableClocks(TableStatistics):
             "scores": {
                 str(pid): {
                     "score": scores[pid][0], "score_aux": scores[pid][1],
-                    "time_left": round(remaining_seconds(
-                        {"player_remaining_reflexion_time": remaining,
-                         "player_start_reflexion_time": start}, now)),
+                    "time_left": round(seconds_left(remaining, start, now)),
                 } for pid, (remaining, start) in self._clocks.items()
             },
         }

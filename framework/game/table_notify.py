@@ -50,29 +50,20 @@ class TableNotifications(TableValues):
             raise GameSystemError(f"notification {notif_type!r}: args are not JSON: {exc}") from None
         stamp = time_text(self._ctx.now_text())  # to the second, stored alike by every backend
         move = int(self._read_global(GLOBAL_MOVE) or 0)
-        private = 0 if player_id is None else 1
-        if self._db.ids_may_gap or self._ctx.defer_writes:
-            # Ids without gaps on the servers, whose sequences never give back the numbers of a
-            # rolled-back action; the table's write lock makes MAX + 1 safe. An action's rows
-            # are written together at its end (``flush_writes``).
-            if self._ctx.last_packet_id is None:
-                self._read_global(GLOBAL_MOVE)  # the globals' read brings the log's last id
-            if self._ctx.last_packet_id is None:
-                self._ctx.last_packet_id = int(self.get_unique_value_from_db(
-                    "SELECT MAX(gamelog_packet_id) FROM gamelog") or 0)
-            packet_id = self._ctx.last_packet_id + 1
-            row = (packet_id, move, private, player_id, stamp, notif_type, log, payload)
-            if self._ctx.defer_writes:
-                self._pending_log.append(row)
-            else:
-                self._db.execute(translate_query(_log_sql(1), self._db.dialect), row)
+        # The framework numbers the log itself, under the table's write lock (MAX + 1): no
+        # gaps on the servers, whose sequences never give back a rolled-back action's ids,
+        # and an action's rows can be written together at its end (``flush_writes``).
+        if self._ctx.last_packet_id is None:
+            self._read_global(GLOBAL_MOVE)  # the globals' read brings the log's last id
+        if self._ctx.last_packet_id is None:
+            self._ctx.last_packet_id = int(self.get_unique_value_from_db(
+                "SELECT MAX(gamelog_packet_id) FROM gamelog") or 0)
+        packet_id = self._ctx.last_packet_id + 1
+        row = (packet_id, move, 0 if player_id is None else 1, player_id, stamp, notif_type, log, payload)
+        if self._ctx.defer_writes:
+            self._pending_log.append(row)
         else:
-            res = self.db_query(
-                "INSERT INTO gamelog (gamelog_move_id, gamelog_private, gamelog_player, gamelog_time, "
-                "gamelog_type, gamelog_log, gamelog_args) VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                (move, private, player_id, stamp, notif_type, log, payload),
-            )
-            packet_id = int(res.lastrowid or 0)
+            self._db.execute(translate_query(_log_sql(1), self._db.dialect), row)
         self._ctx.last_packet_id = packet_id
         self._ctx.packets.append(Packet(packet_id, move, player_id is not None,
                                         None if player_id is None else int(player_id),

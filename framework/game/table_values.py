@@ -91,13 +91,12 @@ class TableValues(TableDatabase):
         return value
 
     def _load_globals(self) -> dict[int, int | None]:
-        dialect = self._db.dialect
         # The log's last id comes in the same round trip, as row 0: the framework numbers
         # the notifications of an action itself (``TableNotifications._notify``).
         sql = ("SELECT global_id, global_value FROM global UNION ALL "
                "SELECT 0, MAX(gamelog_packet_id) FROM gamelog")
         values: dict[int, int | None] = {}
-        for r in self._db.execute(translate_query(sql, dialect)).rows:
+        for r in self._db.execute(translate_query(sql, self._db.dialect)).rows:
             gid = int(r["global_id"])
             value = None if r["global_value"] is None else int(r["global_value"])
             if gid == 0:

@@ -52,7 +52,6 @@ class _CountingConnection:
         self.db = db
         self.dialect = db.dialect
         self.table_id = db.table_id
-        self.ids_may_gap = db.ids_may_gap
         self.statements = 0
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:

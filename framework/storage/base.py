@@ -41,16 +41,12 @@ class Result:
 
 
 class TableConnection(Protocol):
-    """One open connection to one game table's database, inside a transaction.
-
-    ``ids_may_gap``: the backend's auto-increment counters never give back the numbers of a
-    rolled-back transaction (the servers' sequences), so the framework numbers the game log
-    itself (``MAX + 1`` under the table's lock) to keep its ids without gaps.
-    """
+    """One open connection to one game table's database, inside a transaction (the
+    framework numbers the game log itself, ``MAX + 1`` under the table's lock, so its ids
+    have no gaps whatever the backend's counters do)."""
 
     dialect: Target
     table_id: int
-    ids_may_gap: bool
     #: The shapes of this database's tables (``framework.storage.table_shapes``), kept until
     #: the next DDL statement on it; None when not read yet.
     schema_shapes: SchemaShapes | None

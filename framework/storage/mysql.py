@@ -109,9 +109,6 @@ def _is_ddl(sql: str) -> bool:
 class MySQLTableConnection:
     """One pooled connection, inside one game table's transaction (its database selected)."""
 
-    #: Its sequences keep the numbers of rolled-back transactions (``TableConnection``).
-    ids_may_gap = True
-
     dialect: Target = "mysql"
 
     def __init__(self, raw: pymysql.connections.Connection[Any],

@@ -16,7 +16,9 @@ psycopg's per-connection cache). PostgreSQL checks a prepared statement's ``sear
 when it runs and analyses it again for another schema, which is always right for a statement
 without a result; one that returns rows is never prepared, since another table's (another
 game's, or the same after an upgrade) columns may differ and PostgreSQL then refuses to run
-it ("cached plan must not change result type") instead of planning it again.
+it ("cached plan must not change result type") instead of planning it again. The one
+exception is the catalog read (``execute_planned``), whose columns never change: psycopg
+prepares it at its first run, and again after a rollback (psycopg then lets its plans go).
 """
 
 from __future__ import annotations
@@ -77,9 +79,6 @@ def unavailable(exc: BaseException) -> StorageUnavailableError:
 
 class PostgresTableConnection:
     """One pooled connection, inside one game table's transaction (search_path = its schema)."""
-
-    #: Its sequences keep the numbers of rolled-back transactions (``TableConnection``).
-    ids_may_gap = True
 
     dialect: Target = "postgresql"
 

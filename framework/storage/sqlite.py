@@ -72,9 +72,6 @@ def make_private_folder(path: Path) -> None:
 class SQLiteTableConnection:
     """A game table's SQLite file; DDL is transactional (explicit BEGIN, no pysqlite magic)."""
 
-    #: SQLite's AUTOINCREMENT counter is transactional: the log's ids have no gaps.
-    ids_may_gap = False
-
     dialect: Target = "sqlite"
 
     def __init__(self, table_id: int, path: Path) -> None:
