@@ -50,6 +50,7 @@ def harness(tmp_path: Path, database_url: str | None,
 
 
 def counted(t: TestTable, log: list[str]) -> Any:
+    """The store's ``connect``, its write transactions' connections counting into ``log``."""
     store = t.runtime.store
     plain = store.connect
 
@@ -58,7 +59,7 @@ def counted(t: TestTable, log: list[str]) -> Any:
         with plain(table_id, write) as db:
             yield Counting(db, log) if write else db
 
-    return connect, plain
+    return connect
 
 
 def hand_of(t: TestTable) -> int:
@@ -83,8 +84,7 @@ def test_a_card_and_a_bid_cost_few_statements(harness: GameHarness, monkeypatch:
     t = harness.create_table(players=4, seed=7)
     rng = random.Random(3)
     log: list[str] = []
-    connect, _ = counted(t, log)
-    monkeypatch.setattr(t.runtime.store, "connect", connect)
+    monkeypatch.setattr(t.runtime.store, "connect", counted(t, log))
     cards: list[int] = []
     trick_ends: list[int] = []
     bids: list[int] = []

@@ -66,6 +66,26 @@ class Inbox:
     __hash__ = object.__hash__  # a handler is subscribed by identity
 
 
+def publish_from_threads(publish: Callable[[int, str], None], senders: int, count: int,
+                         prefix: str = "", end: bool = False) -> None:
+    """``senders`` threads, started together, each publishing ``<prefix><n>:<i>`` for
+    ``i < count`` (then ``<prefix><n>:end`` with ``end``) through ``publish(n, message)``."""
+    start = threading.Barrier(senders)
+
+    def sender(n: int) -> None:
+        start.wait()
+        for i in range(count):
+            publish(n, f"{prefix}{n}:{i}")
+        if end:
+            publish(n, f"{prefix}{n}:end")
+
+    threads = [threading.Thread(target=sender, args=(n,)) for n in range(senders)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
 # ---------------------------------------------------------------------------- in one process
 def test_in_process_handlers_get_each_message_in_publish_order() -> None:
     bus = InProcessBus()
@@ -135,18 +155,7 @@ def test_in_process_publishing_threads_every_handler_sees_the_same_order() -> No
     inboxes = [Inbox(), Inbox()]
     for inbox in inboxes:
         bus.subscribe("c", inbox)
-    start = threading.Barrier(4)
-
-    def sender(name: str) -> None:
-        start.wait()
-        for i in range(300):
-            bus.publish("c", f"{name}:{i}")
-
-    threads = [threading.Thread(target=sender, args=(f"t{n}",)) for n in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    publish_from_threads(lambda _n, message: bus.publish("c", message), 4, 300, prefix="t")
     first, second = (inbox.received() for inbox in inboxes)
     assert first == second
     assert len(first) == 1200
@@ -321,20 +330,8 @@ def test_two_machines_every_subscriber_gets_every_message_once_in_each_senders_o
     inboxes = {(m, n): Inbox() for m in range(2) for n in range(2)}
     for (m, _n), inbox in inboxes.items():
         machines[m].subscribe(channel, inbox)
-    start = threading.Barrier(2)
     count = 200
-
-    def sender(m: int) -> None:
-        start.wait()
-        for i in range(count):
-            machines[m].publish(channel, f"{m}:{i}")
-        machines[m].publish(channel, f"{m}:end")
-
-    threads = [threading.Thread(target=sender, args=(m,)) for m in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    publish_from_threads(lambda m, message: machines[m].publish(channel, message), 2, count, end=True)
     assert wait_until(lambda: all(inbox.has("0:end") and inbox.has("1:end") for inbox in inboxes.values()))
     for where, inbox in inboxes.items():
         received = inbox.received()

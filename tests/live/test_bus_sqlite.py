@@ -6,7 +6,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,7 +13,7 @@ import pytest
 
 from framework.live.bus import BusClosedError, open_bus
 from framework.live.bus_sqlite import MAX_MESSAGE, SqliteBus, path_of, url_of
-from tests.live.test_bus import BAD_CHANNELS, ROOT, Inbox, new_channel, wait_until
+from tests.live.test_bus import BAD_CHANNELS, ROOT, Inbox, new_channel, publish_from_threads, wait_until
 
 
 class Buses:
@@ -53,19 +52,8 @@ def test_two_workers_every_subscriber_gets_every_message_once_in_publish_order(b
     inboxes = [Inbox(), Inbox()]
     for bus, inbox in zip(workers, inboxes, strict=True):
         bus.subscribe(channel, inbox)
-    start = threading.Barrier(2)
     count = 300
-
-    def sender(w: int) -> None:
-        start.wait()
-        for i in range(count):
-            workers[w].publish(channel, f"{w}:{i}")
-
-    threads = [threading.Thread(target=sender, args=(w,)) for w in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    publish_from_threads(lambda w, message: workers[w].publish(channel, message), 2, count)
     assert all(wait_until(lambda inbox=inbox: len(inbox.received()) >= 2 * count) for inbox in inboxes)
     first = inboxes[0].received()
     assert inboxes[1].received() == first  # one order for every listener: the file's
