@@ -31,9 +31,10 @@ BROKEN = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
 #: every header it gets; it compresses nothing)
 SKIPPED_HEADERS = ("User-Agent", "Accept-Encoding", "Accept", "Content-Type")
 
-#: seconds: under the server's ``keepalive`` (5 s by default), so that the pool never sends a
-#: request on a connection the server is about to close
-POOL_KEEPALIVE_S = 4.0
+#: seconds: well under the server's ``keepalive`` (5 s by default), so that the pool seldom
+#: sends a request on a connection the server is about to close (the server counts from the
+#: end of its answer, the pool from when the client got it: a busy client loop is late)
+POOL_KEEPALIVE_S = 2.5
 
 
 class TransportError(OSError):
@@ -67,11 +68,16 @@ class Transport:
         self.request_timeout = request_timeout
         self.stream_read_timeout = stream_read_timeout
         self._requests: aiohttp.ClientSession | None = None
+        self._fresh: aiohttp.ClientSession | None = None
         self._streams: aiohttp.ClientSession | None = None
 
-    def _session(self, limit: int, timeout: aiohttp.ClientTimeout) -> aiohttp.ClientSession:
-        connector = aiohttp.TCPConnector(limit=limit, limit_per_host=limit,
-                                         keepalive_timeout=POOL_KEEPALIVE_S)
+    def _session(self, limit: int, timeout: aiohttp.ClientTimeout,
+                 kept: bool = True) -> aiohttp.ClientSession:
+        """A session of at most ``limit`` connections (0: no bound), kept alive between
+        requests unless ``kept`` is False (then each request has a connection of its own)."""
+        connector = (aiohttp.TCPConnector(limit=limit, limit_per_host=limit,
+                                          keepalive_timeout=POOL_KEEPALIVE_S) if kept
+                     else aiohttp.TCPConnector(limit=limit, force_close=True))
         return aiohttp.ClientSession(self.base, connector=connector, timeout=timeout,
                                      cookie_jar=aiohttp.DummyCookieJar(), auto_decompress=False,
                                      skip_auto_headers=SKIPPED_HEADERS)
@@ -83,19 +89,29 @@ class Transport:
         return self._requests
 
     @property
+    def fresh(self) -> aiohttp.ClientSession:
+        """Requests sent again after a broken connection: each on a new connection (another
+        kept one may have been closed by the server just as well)."""
+        if self._fresh is None:
+            self._fresh = self._session(0, aiohttp.ClientTimeout(total=self.request_timeout), kept=False)
+        return self._fresh
+
+    @property
     def streams(self) -> aiohttp.ClientSession:
         if self._streams is None:
             # no total: a stream lasts; a read waits at most ``stream_read_timeout`` (the
-            # server sends a keep-alive comment well within it)
+            # server sends a keep-alive comment well within it). Each stream on a new
+            # connection: an ended stream's connection is never taken again stale.
             self._streams = self._session(0, aiohttp.ClientTimeout(
-                total=None, connect=self.request_timeout, sock_read=self.stream_read_timeout))
+                total=None, connect=self.request_timeout, sock_read=self.stream_read_timeout),
+                kept=False)
         return self._streams
 
     async def aclose(self) -> None:
-        for session in (self._requests, self._streams):
+        for session in (self._requests, self._fresh, self._streams):
             if session is not None:
                 await session.close()
-        self._requests = self._streams = None
+        self._requests = self._fresh = self._streams = None
 
 
 class HttpClient:
@@ -112,16 +128,18 @@ class HttpClient:
 
     async def request(self, method: str, path: str, headers: dict[str, str] | None = None,
                       body: bytes = b"", retry: bool = True) -> Response:
-        """Send once; when the connection breaks, once more (unless ``retry`` is False).
-        Actions carry ``X-Arena-Move``, so a retry never applies one twice. Redirects are
-        answers, not followed.
+        """Send once; when the connection breaks, once more on a new connection (unless
+        ``retry`` is False). Actions carry ``X-Arena-Move``, so a retry never applies one
+        twice. Redirects are answers, not followed.
 
         Raises:
             TransportError: the request could not be answered.
         """
-        for attempt in (1, 2) if retry else (2,):
+        attempts = 2 if retry else 1
+        for attempt in range(1, attempts + 1):
+            session = self.transport.requests if attempt == 1 else self.transport.fresh
             try:
-                async with self.transport.requests.request(
+                async with session.request(
                         method, path, headers=self.head(headers), data=body or None,
                         allow_redirects=False) as answer:
                     content = await answer.read()
@@ -131,7 +149,7 @@ class HttpClient:
                 self.retries += 1
                 if os.environ.get("ARENA_BENCH_DEBUG"):
                     print("connection broke:", method, path, repr(exc), file=sys.stderr)
-                if attempt == 2:
+                if attempt == attempts:
                     raise TransportError(f"{method} {path}: {exc!r}") from exc
         raise AssertionError("unreachable")
 

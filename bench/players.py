@@ -29,6 +29,9 @@ from bench.runtime import percentile
 #: the page's CSRF token, in the client's configuration
 CSRF = re.compile(r'"csrf": ?"([^"]+)"')
 
+#: errors whose message a run keeps (``Stats.error_details``)
+MAX_ERROR_DETAILS = 10
+
 #: bots opening their page, data and stream at the same moment while a run starts
 OPENING_AT_ONCE = 64
 
@@ -39,6 +42,7 @@ class Stats:
     actions: int = 0
     errors: int = 0
     error_kinds: dict[str, int] = field(default_factory=dict)
+    error_details: list[str] = field(default_factory=list)  # the first few, with their messages
     # (table, move) -> (actor, time.monotonic() when the actor's answer arrived)
     answered: dict[tuple[int, int], tuple[int, float]] = field(default_factory=dict)
     received: list[tuple[int, int, int, float]] = field(default_factory=list)  # table, move, player, t
@@ -47,9 +51,12 @@ class Stats:
     retried_applied: int = 0  # requests retried after a lost answer, refused as already applied
     loop_lag: list[float] = field(default_factory=list)  # seconds the client's loop was late
 
-    def error(self, kind: str) -> None:
+    def error(self, kind: str, detail: str = "") -> None:
+        """Count an error of ``kind``; the first few ``detail``s are kept to say what it was."""
         self.errors += 1
         self.error_kinds[kind] = self.error_kinds.get(kind, 0) + 1
+        if detail and len(self.error_details) < MAX_ERROR_DETAILS:
+            self.error_details.append(f"{kind}: {detail}")
 
 
 class Bot:
@@ -79,7 +86,7 @@ class Bot:
             await self._play()
         except Exception as exc:
             if not self.leaving():  # else the bot had left (its stream broke as the run ended)
-                self.run.stats.error(f"bot {type(exc).__name__}")  # counted; the table ends
+                self.run.stats.error(f"bot {type(exc).__name__}", str(exc))  # counted; the table ends
                 if os.environ.get("ARENA_BENCH_DEBUG"):
                     traceback.print_exc()
         finally:
@@ -244,7 +251,7 @@ class Bot:
         try:
             answer = await self.http.request("POST", self.path(f"/act/{action}"), headers, body, True)
         except OSError as exc:  # TransportError among them
-            stats.error(type(exc).__name__)
+            stats.error(type(exc).__name__, str(exc))
             return
         finally:
             self.in_flight = False
@@ -469,6 +476,7 @@ def summary(run: LoadRun, seconds: float) -> dict[str, Any]:
         "open_seconds": round(run.open_seconds, 2),
         "errors": run.stats.errors,
         "error_kinds": dict(sorted(run.stats.error_kinds.items())),
+        "error_details": run.stats.error_details,
         "games_finished": run.stats.games_finished,
         "retried_applied": run.stats.retried_applied,
     }

@@ -81,7 +81,7 @@ def test_many_belote_tables_played_by_bots_at_once(served: Served) -> None:
         watcher.stop.set()
         watcher.join(10)
     stats = run.stats
-    assert stats.errors == 0, stats.error_kinds
+    assert stats.errors == 0, (stats.error_kinds, stats.error_details, served.server.log()[-3000:])
     assert stats.order_violations == 0
     # every table was played (bids and cards), through several workers
     assert stats.actions >= tables * ACTIONS_PER_TABLE * 0.9, (stats.actions, elapsed)
