@@ -27,7 +27,8 @@ from framework.engine.views import last_packet_id
 from framework.game.actions import bind_action_args
 from framework.game.feed import Packet
 from framework.game.globals import GLOBAL_MOVE
-from framework.game.kept import KeptStates
+from framework.game.kept import KeptState, KeptStates, StaleKeptState
+from framework.game.registry import GameDefinition
 from framework.game.states import END_STATE_ID
 from framework.game.table import ActionContext, Table
 
@@ -84,6 +85,21 @@ class Gatekeeper:
             )
         if self.before_action is not None:
             info = self.before_action(info)
+        kept = self.kept.take(info.id)
+        try:
+            return self._act_once(info, kept, player_id, action, args, seen_move)
+        except StaleKeptState:  # rolled back: once more, from the table's rows
+            return self._act_once(info, None, player_id, action, args, seen_move)
+
+    def _act_once(
+        self, info: TableInfo, kept: KeptState | None, player_id: int, action: str,
+        args: Mapping[str, Any] | None, seen_move: int | None,
+    ) -> tuple[ActionResult, Published | None]:
+        """``act`` in one transaction, from ``kept`` when it is given and still the table's.
+
+        Raises:
+            StaleKeptState: ``kept`` was not the table's (the transaction was rolled back).
+        """
         try:
             # The release is read again under the table's lock: another process may have
             # upgraded or rolled the table back since this one last looked.
@@ -91,59 +107,74 @@ class Gatekeeper:
                 ctx = ActionContext(db=db, current_player_id=player_id, now=self.now,
                                     defer_writes=True)
                 table = gdef.table_class(ctx)
-                state = table.gamestate.state()
-                table.adopt(self.kept.take(info.id), info.release_version, gdef)
-                if state.id == END_STATE_ID:
-                    raise GameOverError("This game is over", "game_over")
-                if seen_move is not None:
-                    self._check_fresh(table, player_id, seen_move)
-                method = getattr(table, f"act_{action}", None) if _is_name(action) else None
-                declared = isinstance(action, str) and action in gdef.states.all_actions
-                if method is None or not declared:
-                    raise NotFoundError("Unknown action ${action}", "unknown_action", action=str(action)[:64])
-                own = table.gamestate.get_current_state(player_id)  # a private state, if any
-                if action not in own.possible_actions:
-                    raise UserError(
-                        "You cannot ${action} now: the game is waiting for ${state}",
-                        "not_allowed_in_state", action=action, state=own.name,
-                    )
-                if player_id not in table.load_players_basic_infos():
-                    raise NotYourTurnError("You are not playing at this table", "not_a_player")
-                active = table.gamestate.get_active_player_list()
-                if player_id not in active:
-                    raise NotYourTurnError("It is not your turn", "not_your_turn")
-                ctx.active_at_start = frozenset(active)
-                kwargs = bind_action_args(action, method, args or {})
-                self.driver.begin_move(table)
+                table.adopt(kept, info.release_version, gdef)
                 try:
-                    method(**kwargs)
-                    self.driver.settle(table, gdef)
-                except ArenaError:
-                    raise
+                    return self._apply(info, gdef, table, player_id, action, args, seen_move)
                 except Exception as exc:
-                    self.errors.log_error(info.id, player_id, action, exc)
-                    raise GameCodeError(
-                        "The game hit an error and your move was cancelled; it is in the "
-                        "table's error log", "game_error",
-                    ) from exc
-                if seen_move is not None:
-                    table.set_meta(f"acted:{player_id}", str(seen_move))
-                table.touch()
-                table.flush_writes()
-                self.kept.put(info.id, table.keep(info.release_version, gdef))
-                result = ActionResult(
-                    info.id, table.gamestate.state().name, last_packet_id(table),
-                    table.gamestate.is_game_over(), int(table.get_game_state_value(GLOBAL_MOVE) or 0),
-                )
-                # for this process's streams of the table (their feed): only when one takes them
-                published = (ctx.packets, table.stream_status()) \
-                    if ctx.packets and self.wants_packets(info.id) else None
+                    if isinstance(exc, StaleKeptState) or table.kept_was_stale():
+                        raise StaleKeptState(str(exc)) from exc
+                    raise
         except GameSystemError as exc:
             self.errors.log_error(info.id, player_id, action, exc)
             raise GameCodeError(
                 "The game hit an error and your move was cancelled; it is in the table's error log",
                 "game_error",
             ) from exc
+
+    def _apply(
+        self, info: TableInfo, gdef: GameDefinition, table: Table, player_id: int, action: str,
+        args: Mapping[str, Any] | None, seen_move: int | None,
+    ) -> tuple[ActionResult, Published | None]:
+        """The checks, the action and its consequences, on the open table (``act``)."""
+        ctx = table.context
+        state = table.gamestate.state()
+        if state.id == END_STATE_ID:
+            raise GameOverError("This game is over", "game_over")
+        if seen_move is not None:
+            self._check_fresh(table, player_id, seen_move)
+        method = getattr(table, f"act_{action}", None) if _is_name(action) else None
+        declared = isinstance(action, str) and action in gdef.states.all_actions
+        if method is None or not declared:
+            raise NotFoundError("Unknown action ${action}", "unknown_action", action=str(action)[:64])
+        own = table.gamestate.get_current_state(player_id)  # a private state, if any
+        if action not in own.possible_actions:
+            raise UserError(
+                "You cannot ${action} now: the game is waiting for ${state}",
+                "not_allowed_in_state", action=action, state=own.name,
+            )
+        if player_id not in table.load_players_basic_infos():
+            raise NotYourTurnError("You are not playing at this table", "not_a_player")
+        active = table.gamestate.get_active_player_list()
+        if player_id not in active:
+            raise NotYourTurnError("It is not your turn", "not_your_turn")
+        ctx.active_at_start = frozenset(active)
+        kwargs = bind_action_args(action, method, args or {})
+        self.driver.begin_move(table)
+        try:
+            method(**kwargs)
+            self.driver.settle(table, gdef)
+        except ArenaError:
+            raise
+        except Exception as exc:
+            if isinstance(exc, StaleKeptState) or table.kept_was_stale():
+                raise StaleKeptState(str(exc)) from exc
+            self.errors.log_error(info.id, player_id, action, exc)
+            raise GameCodeError(
+                "The game hit an error and your move was cancelled; it is in the "
+                "table's error log", "game_error",
+            ) from exc
+        if seen_move is not None:
+            table.set_meta(f"acted:{player_id}", str(seen_move))
+        table.touch()
+        table.flush_writes()
+        self.kept.put(info.id, table.keep(info.release_version, gdef))
+        result = ActionResult(
+            info.id, table.gamestate.state().name, last_packet_id(table),
+            table.gamestate.is_game_over(), int(table.get_game_state_value(GLOBAL_MOVE) or 0),
+        )
+        # for this process's streams of the table (their feed): only when one takes them
+        published = (ctx.packets, table.stream_status()) \
+            if ctx.packets and self.wants_packets(info.id) else None
         return result, published
 
     def apply_change(self, table_id: int, change: Callable[[Table], None], label: str,

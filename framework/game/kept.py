@@ -4,8 +4,12 @@ the table's write token and move number are the ones this worker wrote last.
 
 Every write of a table outside an action changes the token (``Table.touch``), and every
 action writes a new one, so a worker's copy is used only when no one (another worker,
-another machine, a command) has written the table since: the check is the read of the
-``global`` rows that every action makes anyway, under the table's lock.
+another machine, a command) has written the table since. A copy that holds the ``global``
+rows is used at once, without reading the table, and checked by the action's write of
+those rows (under the table's lock, in the same statement: ``guarded_upsert_sql``); when
+the check fails, or the action fails while the copy is unchecked, the action is rolled back
+and played again from the table's rows (``StaleKeptState``). A copy without them is checked
+by the read of the ``global`` rows the action then makes.
 """
 
 from __future__ import annotations
@@ -25,6 +29,11 @@ def new_token() -> int:
     return _tokens.randint(1, TOKEN_MAX)
 
 
+class StaleKeptState(Exception):  # noqa: N818 (a signal, not an error a user sees)
+    """The kept state an action started from was not the table's: the engine rolls the
+    action back and plays it again from the table's rows."""
+
+
 @dataclass
 class KeptState:
     """A table's decoded rows as an action left them, for the next action in this worker."""
@@ -38,11 +47,18 @@ class KeptState:
     scores: dict[int, tuple[int, int]] | None  # None: written since they were read
     metas: dict[str, str | None]
     game: dict[str, Any] = field(default_factory=dict)
+    #: the ``global`` rows and the log's last id as the action wrote them (None: read again)
+    globals: dict[int, int | None] | None = None
+    last_packet_id: int | None = None
 
     def matches(self, token: int | None, move: int | None, release: str | None,
                 definition: object) -> bool:
         return (token is not None and token == self.token and move == self.move
-                and release == self.release and definition is self.definition)
+                and self.same_code(release, definition))
+
+    def same_code(self, release: str | None, definition: object) -> bool:
+        """Whether the table runs the release and game definition that made this state."""
+        return release == self.release and definition is self.definition
 
 
 class KeptStates:

@@ -62,6 +62,10 @@ class TableDatabase:
         self._scores: dict[int, tuple[int, int]] | None = None
         # Globals set in this request, written back at its end (``flush_writes``).
         self._pending_globals: dict[int, int] = {}
+        # The write token of the kept state this request started from without reading the
+        # table (``framework.game.kept``): its first write of the globals checks it.
+        self._unchecked_token: int | None = None
+        self._stale: bool | None = None  # what the check found (None: not made yet)
         # Notifications of this request (their rows, ids given), written at its end.
         self._pending_log: list[tuple[Any, ...]] = []
         # ``arena_meta`` values read or written in this request (None: no such key).

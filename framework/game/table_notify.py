@@ -70,14 +70,14 @@ class TableNotifications(TableValues):
                                         stamp, notif_type, log, payload))
 
     def flush_writes(self) -> None:
-        """The action's notifications in one statement (a few for a long setup), then the
-        globals."""
+        """The globals (whose write checks a kept state: before anything numbered from it),
+        then the action's notifications in one statement (a few for a long setup)."""
+        super().flush_writes()
         pending = self._pending_log
         while pending:
             chunk, pending[:] = pending[:_LOG_CHUNK], pending[_LOG_CHUNK:]
             self._db.execute(translate_query(_log_sql(len(chunk)), self._db.dialect),
                              [value for row in chunk for value in row])
-        super().flush_writes()
 
 
 #: notifications per INSERT (8 parameters each: far below every backend's limit)

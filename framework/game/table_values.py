@@ -15,11 +15,11 @@ from framework.game.globals import (
     OPTION_GLOBAL_MAX,
     OPTION_GLOBAL_MIN,
 )
-from framework.game.kept import KeptState, new_token
+from framework.game.kept import KeptState, StaleKeptState, new_token
 from framework.game.table_context import ActionContext
 from framework.game.table_database import TableDatabase
 from framework.storage.sql.translate import translate_query
-from framework.storage.sql.upserts import keyed_upsert_sql
+from framework.storage.sql.upserts import guarded_upsert_sql, keyed_upsert_sql
 
 if TYPE_CHECKING:
     from framework.game.registry import GameDefinition
@@ -122,16 +122,57 @@ class TableValues(TableDatabase):
 
     def flush_writes(self) -> None:
         """Write what the request keeps for later (the globals it set) in one statement;
-        the engine calls it before the commit."""
+        the engine calls it before the commit.
+
+        Raises:
+            StaleKeptState: the request started from a kept state, and the write found that
+                the table is no longer the one it was kept from (nothing was kept written).
+        """
         pending = self._pending_globals
         if not pending:
             return
+        expected = self._unchecked_token
+        if expected is not None:  # a new token, last: the write shows whether the check held
+            pending.pop(GLOBAL_WRITE_TOKEN, None)
+            pending[GLOBAL_WRITE_TOKEN] = token = new_token()
+            if self._globals is not None:
+                self._globals[GLOBAL_WRITE_TOKEN] = token
         params: list[Any] = []
         for gid, value in pending.items():
             params += (gid, value)
-        self._db.execute(keyed_upsert_sql("global", "global_id", ("global_value",), len(pending),
-                                          self._db.dialect), params)
+        dialect = self._db.dialect
+        if expected is None:
+            self._db.execute(keyed_upsert_sql("global", "global_id", ("global_value",), len(pending),
+                                              dialect), params)
+        else:
+            rows = self._db.execute(guarded_upsert_sql("global", "global_id", "global_value",
+                                                       len(pending), dialect),
+                                    [*params, GLOBAL_WRITE_TOKEN, expected]).rows
+            written = any(int(r["global_id"]) == GLOBAL_WRITE_TOKEN and r["global_value"] is not None
+                          and int(r["global_value"]) == token for r in rows)
+            if not written:
+                self._stale = True
+                raise StaleKeptState(f"the table's write token is not {expected}")
+            self._unchecked_token, self._stale = None, False
         pending.clear()
+
+    def kept_was_stale(self) -> bool:
+        """Whether this request started from a kept state that was not the table's (read
+        once, when the request failed before its write checked it). True when the check
+        itself fails: playing the request again from the rows is always right."""
+        if self._stale is None:
+            if self._unchecked_token is None:
+                return False
+            try:
+                token = self._db.execute(translate_query(
+                    "SELECT global_value FROM global WHERE global_id = %s", self._db.dialect),
+                    (GLOBAL_WRITE_TOKEN,)).rows
+            except Exception:
+                self._stale = True
+            else:
+                self._stale = not token or token[0]["global_value"] is None \
+                    or int(token[0]["global_value"]) != self._unchecked_token
+        return self._stale
 
     def _read_global(self, gid: int) -> int | None:
         values = self._globals
@@ -170,19 +211,29 @@ class TableValues(TableDatabase):
     def keep(self, release: str | None, definition: object) -> KeptState:
         """What the next action of this worker may reuse, as this request leaves the table
         (after ``touch`` and ``flush_writes``)."""
+        written = self._globals is not None and not self._pending_globals
         return KeptState(
             token=int(self._read_global(GLOBAL_WRITE_TOKEN) or 0),
             move=int(self._read_global(GLOBAL_MOVE) or 0),
             release=release, definition=definition,
             players=self._players, clocks=self._clocks, scores=self._scores, metas=self._metas,
             game=self.kept,
+            globals=dict(self._globals) if written and self._globals is not None else None,
+            last_packet_id=self._ctx.last_packet_id if written else None,
         )
 
     def adopt(self, kept: KeptState | None, release: str | None, definition: object) -> bool:
-        """Take ``kept`` over when it is still the table's (its token and move are the ones
-        the ``global`` rows hold now); whether it was."""
-        if kept is None or not kept.matches(self._read_global(GLOBAL_WRITE_TOKEN),
-                                            self._read_global(GLOBAL_MOVE), release, definition):
+        """Take ``kept`` over: at once when it holds the ``global`` rows (the request's first
+        write of them checks it: ``flush_writes``), else when its token and move are the
+        ones the ``global`` rows hold now; whether it was taken."""
+        if kept is None or not kept.same_code(release, definition):
+            return False
+        if kept.globals is not None and self._globals is None and not self._pending_globals:
+            self._globals = dict(kept.globals)
+            self._ctx.last_packet_id = kept.last_packet_id
+            self._unchecked_token, self._stale = kept.token, None
+        elif not kept.matches(self._read_global(GLOBAL_WRITE_TOKEN), self._read_global(GLOBAL_MOVE),
+                              release, definition):
             return False
         if kept.players is not None:
             self._players, self._clocks, self._scores = kept.players, kept.clocks, kept.scores

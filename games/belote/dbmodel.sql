@@ -3,7 +3,9 @@
 
 -- card_type is the suit letter (S H D C), card_type_arg the rank index in the order
 -- 7 8 9 J Q K T A (0..7). Locations: deck (arg = position), turned (classic turned-up
--- card), hand (arg = player id), trick (arg = player id), taken (arg = winner's player id).
+-- card), hand (arg = player id), taken (arg = winner's player id). A card played stays in
+-- its player's hand location until its trick is gathered (the card_play row says it was
+-- played); tables of older releases may hold such cards in trick (arg = player id).
 CREATE TABLE IF NOT EXISTS `card` (
   `card_id` int(10) unsigned NOT NULL AUTO_INCREMENT,
   `card_type` varchar(16) NOT NULL,

@@ -252,14 +252,24 @@ class Belote(Table):
         return bidding
 
     def hands(self) -> list[list[Card]]:
-        """Cards each seat holds now, sorted."""
+        """Cards each seat holds now, sorted. A card played stays at its seat's ``hand``
+        location until its trick is gathered (one write a card: its ``card_play`` row), so
+        the cards of the current hand's plays are not held any more."""
+        state: PlayState | None = self.kept.get("play")
+        if state is not None:
+            held = state.hands
+            return [sorted(card for card in CARDS if held[seat] >> card.index & 1) for seat in range(4)]
         seats = {pid: seat for seat, pid in enumerate(self.player_order())}
+        played = {card for _, card in self.plays()} \
+            if self.hand_no and self.bidding().contract is not None else set()
         hands: list[list[Card]] = [[], [], [], []]
         for row in self.get_object_list_from_db(
             "SELECT card_type, card_type_arg, card_location_arg FROM card WHERE card_location = %s",
             ("hand",),
         ):
-            hands[seats[int(row["card_location_arg"])]].append(_card_of_row(row))
+            card = _card_of_row(row)
+            if card not in played:
+                hands[seats[int(row["card_location_arg"])]].append(card)
         return [sorted(hand) for hand in hands]
 
     def plays(self) -> list[tuple[int, Card]]:
@@ -282,8 +292,8 @@ class Belote(Table):
             bidding = bidding or self.bidding()
             if bidding.contract is None:
                 raise GameSystemError("play_state: the current hand has no contract")
-            hands = self.hands()
             plays = self.plays()
+            hands = self.hands()
             for seat, card in plays:
                 hands[seat].append(card)
             state = PlayState(hands, bidding.contract, (self.dealer + 1) % 4, self.rules)
@@ -624,10 +634,8 @@ class Belote(Table):
             raise self._card_refusal(state, card)
         first_trick = state.played < 4
         state.play_unchecked(card.index)  # the memo stays in step with the rows
-        player_id = self.player_order()[seat]
         self.db_query("INSERT INTO card_play (play_hand, play_seat, play_card) VALUES (%s, %s, %s)",
-                      (self.hand_no, seat, str(card)))
-        self._move_cards([card], "trick", player_id)
+                      (self.hand_no, seat, str(card)))  # the card moves when its trick is gathered
         who = self._player_args(seat)
         self.notify_all_players("playCard", clienttranslate("${player_name} plays the ${card_name}"),
                                 card=str(card), card_name=material.card_name(card), i18n=["card_name"], **who)

@@ -68,13 +68,18 @@ def shown_announcement_cards(table: Belote) -> set[str]:
 def hidden_from(t: TestTable, viewer: int | None) -> set[str]:
     """Card codes in another player's hand that ``viewer`` may not know (the classic
     turned-up card is known to all, even once in the taker's hand, and so are the cards of
-    the announcements that count, once shown)."""
+    the announcements that count, once shown, and the cards of the trick being played,
+    which stay at their player's ``hand`` location until the trick is gathered)."""
     with t.read() as table:
         turned = table.turned
         shown = shown_announcement_cards(table)
+        hand_no = table.hand_no
+    played = {str(r["play_card"]) for r in t.query(
+        "SELECT play_card FROM card_play WHERE play_hand = %s", (hand_no,))}
     return {code_of(row) for row in card_rows(t)
             if row["card_location"] == "hand" and int(row["card_location_arg"]) != viewer
-            and code_of(row) != str(turned) and code_of(row) not in shown}
+            and code_of(row) != str(turned) and code_of(row) not in shown
+            and code_of(row) not in played}
 
 
 def leaks(payload: Any, hidden: set[str]) -> set[str]:

@@ -2,8 +2,9 @@
 
 The engine's own statements are counted where they leave it: every ``execute`` on the
 table's connection during ``Runtime.act`` (the store's BEGIN and COMMIT, and its lock, come
-on top: two statements on SQLite). The table is played as its players would: each action
-goes through the runtime, which keeps the decoded table between actions."""
+on top: two statements on SQLite, so a card costs at most 6 with them). The table is played
+as its players would: each action goes through the runtime, which keeps the decoded table
+between actions."""
 
 from __future__ import annotations
 
@@ -22,9 +23,9 @@ from tests.backends import PlatformTemplate
 pytestmark = pytest.mark.all_backends
 
 #: what an action may send through the connection, BEGIN and COMMIT not included
-CARD_LIMIT = 6  # a card that does not end a trick
-TRICK_END_LIMIT = 7  # the card that ends a trick also gathers it
-BID_LIMIT = 5
+CARD_LIMIT = 4  # a card that does not end a trick
+TRICK_END_LIMIT = 5  # the card that ends a trick also gathers it
+BID_LIMIT = 4
 
 
 class Counting:

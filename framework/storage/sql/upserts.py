@@ -212,3 +212,31 @@ def keyed_upsert_sql(table: str, key: str, columns: tuple[str, ...], rows: int,
         return f"{head} ON DUPLICATE KEY UPDATE {sets}"
     sets = ", ".join(f"{n} = excluded.{n}" for n in names[1:])
     return f"{head} ON CONFLICT ({names[0]}) DO UPDATE SET {sets}"
+
+
+@functools.lru_cache(maxsize=64)
+def guarded_upsert_sql(table: str, key: str, column: str, rows: int, target: Target) -> str:
+    """``keyed_upsert_sql`` of ``rows`` rows of ``(key, column)`` that updates the rows it
+    finds only while the row whose ``key`` is the first parameter after the rows' still
+    holds the second (a write that checks, in the same statement, that no one wrote the table
+    since it was read), and that returns ``key, column`` of the rows as they are now
+    (SQLite and PostgreSQL: the rows it wrote; MariaDB: every row it names). Whether the
+    check held shows in what comes back: put the guard row last among the rows with a new
+    value, and look for that value.
+
+    >>> print(guarded_upsert_sql("global", "global_id", "global_value", 1, "sqlite")
+    ...       .replace(" ON ", "\\n").replace(" WHERE (", "\\nWHERE (").replace(" RETURNING", "\\nRETURNING"))
+    INSERT INTO `global` (`global_id`, `global_value`) VALUES (?, ?)
+    CONFLICT (`global_id`) DO UPDATE SET `global_value` = excluded.`global_value`
+    WHERE (SELECT `g`.`global_value` FROM `global` AS `g` WHERE `g`.`global_id` = ?) = ?
+    RETURNING `global_id`, `global_value`
+    """
+    plain = keyed_upsert_sql(table, key, (column,), rows, target)
+    k, c = quote_identifier(key, target), quote_identifier(column, target)
+    mark = "?" if target == "sqlite" else "%s"
+    guard = (f"(SELECT {quote_identifier('g', target)}.{c} FROM {quote_identifier(table, target)} AS "
+             f"{quote_identifier('g', target)} WHERE {quote_identifier('g', target)}.{k} = {mark}) = {mark}")
+    if target == "mysql":
+        head = plain.split(" ON DUPLICATE KEY UPDATE ")[0]
+        return f"{head} ON DUPLICATE KEY UPDATE {c} = IF({guard}, VALUES({c}), {c}) RETURNING {k}, {c}"
+    return f"{plain} WHERE {guard} RETURNING {k}, {c}"
