@@ -223,12 +223,17 @@ class TableValues(TableDatabase):
         )
 
     def adopt(self, kept: KeptState | None, release: str | None, definition: object) -> bool:
-        """Take ``kept`` over: at once when it holds the ``global`` rows (the request's first
-        write of them checks it: ``flush_writes``), else when its token and move are the
-        ones the ``global`` rows hold now; whether it was taken."""
+        """Take ``kept`` over: at once when it holds the ``global`` rows and the connection
+        says no one else wrote the table since this worker's last commit (the request's
+        first write of the globals checks it all the same: ``flush_writes``), else when its
+        token and move are the ones the ``global`` rows hold now; whether it was taken."""
         if kept is None or not kept.same_code(release, definition):
             return False
-        if kept.globals is not None and self._globals is None and not self._pending_globals:
+        elsewhere = self._db.written_elsewhere()
+        if elsewhere:
+            return False  # another worker's action: this copy is behind
+        if elsewhere is False and kept.globals is not None and self._globals is None \
+                and not self._pending_globals:
             self._globals = dict(kept.globals)
             self._ctx.last_packet_id = kept.last_packet_id
             self._unchecked_token, self._stale = kept.token, None

@@ -66,6 +66,12 @@ class TableConnection(Protocol):
     def dbapi_connection(self) -> Any:
         """The raw DB-API connection (for Alembic's operations)."""
 
+    def written_elsewhere(self) -> bool | None:
+        """Inside a write transaction: whether another connection may have written the
+        table since this one last committed (False: surely not), when the backend tells
+        without a statement; None when it cannot tell. A hint for what a worker keeps of a
+        table (``framework.game.kept``), never the check itself."""
+
 
 class TableStore(Protocol):
     """Where the game tables' databases live: files, schemas or databases.

@@ -257,7 +257,12 @@ class MySQLTableConnection:
         self._shapes.clear()
         return self.raw
 
+    def written_elsewhere(self) -> bool | None:
+        """The server does not say without a statement: unknown."""
+        return None
+
     # ------------------------------------------------------------------ sessions
+
     def use(self, database: str) -> None:
         if self.namespace == database:
             return

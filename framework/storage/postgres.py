@@ -207,7 +207,12 @@ class PostgresTableConnection:
         self.store.forget_identities(self.schema)  # Alembic's operations change the schema
         return self.raw
 
+    def written_elsewhere(self) -> bool | None:
+        """The server does not say without a statement: unknown."""
+        return None
+
     # ------------------------------------------------------------------ transactions
+
     def begin(self, table_id: int, schema: str, write: bool, check: bool = True) -> None:
         self.table_id, self.schema = table_id, schema
         parts = ["BEGIN" if write else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",

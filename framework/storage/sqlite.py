@@ -103,6 +103,10 @@ class SQLiteTableConnection:
         self.lock = threading.Lock()
         self.owner: int | None = None  # thread holding ``lock``
         self.schema_shapes: SchemaShapes | None = None
+        self.wal_path = f"{path}-wal"
+        # the write-ahead log's identity, size and time right after this connection's last
+        # commit (``written_elsewhere``); None: unknown
+        self._wal_mark: tuple[int, int, int] | None = None
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
         if sql.lstrip()[:4].upper() in _DDL_HEADS:
@@ -168,6 +172,24 @@ class SQLiteTableConnection:
             if failure is not None:
                 raise failure from exc
             raise
+        self._wal_mark = self._wal_now()
+
+    def written_elsewhere(self) -> bool | None:
+        """Another connection's commit appends to the write-ahead log (or restarts it): the
+        log's size or time moved since this connection's last commit. A commit in the same
+        clock tick that leaves the size as it was goes unseen: a hint only."""
+        mark = self._wal_mark
+        if mark is None:
+            return None
+        now = self._wal_now()
+        return None if now is None else now != mark
+
+    def _wal_now(self) -> tuple[int, int, int] | None:
+        try:
+            st = os.stat(self.wal_path)
+        except OSError:  # no log (the last connection of a process closed it)
+            return None
+        return (st.st_ino, st.st_size, st.st_mtime_ns)
 
     def rollback(self) -> None:
         self.schema_shapes = None  # DDL of the transaction may be undone

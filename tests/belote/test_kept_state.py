@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from framework.game.globals import GLOBAL_MOVE
 from framework.site import Site
 from framework.testing import GameHarness, TestTable
 from games.belote.game import Belote
@@ -53,7 +54,7 @@ def rebuilt_play(site: Site, table_id: int) -> tuple[Any, ...]:
     with site.runtime.read(table_id) as table:
         assert isinstance(table, Belote)
         if table.gamestate.state().name != "playerTurn":
-            return (table.gamestate.state().name, len(table.bidding().bids))
+            return (table.gamestate.state().name, len(table.bidding().history))
         state = table.play_state()
         return ("play", state.played, state.to_play, tuple(map(str, state.trick)))
 
@@ -108,3 +109,55 @@ def test_a_player_who_left_through_another_worker_is_played_by_a_zombie(
             if table.gamestate.is_game_over():
                 break
             assert table.get_active_player_id() != leaver, "the zombie seat waits for a person"
+
+
+
+def move_of(site: Site, table_id: int) -> int:
+    with site.runtime.read(table_id) as table:
+        return int(table.get_game_state_value(GLOBAL_MOVE) or 0)
+
+
+@pytest.mark.parametrize("other_write", ["studio_change", "card"])
+def test_a_stale_copy_the_hint_missed_is_caught_and_the_action_played_from_the_rows(
+        two_sites: tuple[GameHarness, Site], monkeypatch: pytest.MonkeyPatch, other_write: str) -> None:
+    """The connection's hint (``written_elsewhere``) can miss another worker's commit (on
+    SQLite, one in the same clock tick). Told "no one wrote", the first worker starts from
+    its stale copy: after a write that changed nothing the game sees (a studio change), the
+    write of the globals finds the token changed; after another worker's card, the stale
+    copy expects the wrong seat and the move is refused. Either way the action is rolled
+    back and played again from the rows, once, and nothing goes in the error log."""
+    first, second = two_sites
+    t = first.create_table(players=4, seed=13)
+    rng = random.Random(7)
+    while rebuilt_play(first.site, t.id)[0] != "play":  # to the card play
+        play(first.site, t, rng)
+    play(first.site, t, rng)  # the first worker keeps the table
+    kept = kept_play(first.site, t.id)
+    assert kept is not None
+    if other_write == "card":
+        play(second, t, rng)  # the first worker's copy expects another seat now
+        assert kept_play(first.site, t.id) == kept != rebuilt_play(first.site, t.id)
+    else:
+        second.runtime.apply_change(t.id, lambda table: None, "touch")  # a new write token only
+        assert kept_play(first.site, t.id) == kept == rebuilt_play(first.site, t.id)
+
+    store = first.site.runtime.store
+    with store.connect(t.id, write=False) as db:
+        monkeypatch.setattr(type(db), "written_elsewhere", lambda self: False)
+    gatekeeper = first.site.runtime.gatekeeper
+    attempts: list[bool] = []
+    once = gatekeeper._act_once
+
+    def counted(info: Any, kept_state: Any, *args: Any) -> Any:
+        attempts.append(kept_state is not None)
+        return once(info, kept_state, *args)
+
+    monkeypatch.setattr(gatekeeper, "_act_once", counted)
+    pid, _, args = legal_move(first.site, t.id, rng)  # a card the rows allow
+    before = move_of(first.site, t.id)
+    first.site.runtime.act(t.id, pid, "play_card", args)
+    assert attempts == [True, False], "tried from the stale copy, then from the rows"
+    assert move_of(first.site, t.id) == before + 1
+    assert kept_play(first.site, t.id) == rebuilt_play(first.site, t.id)
+    assert len(t.query("SELECT play_id FROM card_play WHERE play_card = %s", (args["card"],))) == 1
+    assert gatekeeper.errors.errors(t.id) == []

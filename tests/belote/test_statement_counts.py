@@ -22,10 +22,13 @@ from tests.backends import PlatformTemplate
 
 pytestmark = pytest.mark.all_backends
 
-#: what an action may send through the connection, BEGIN and COMMIT not included
-CARD_LIMIT = 4  # a card that does not end a trick
-TRICK_END_LIMIT = 5  # the card that ends a trick also gathers it
-BID_LIMIT = 4
+#: what an action may send through the connection, BEGIN and COMMIT not included: on
+#: SQLite the write of the globals checks the worker's kept copy of the table; the servers
+#: do not tell whether another connection wrote the table since, so it is read first
+#: (``framework.game.kept``), one statement more
+CARD_LIMIT = {"sqlite": 4, "postgresql": 5, "mysql": 5}  # a card that does not end a trick
+TRICK_END_LIMIT = {"sqlite": 5, "postgresql": 6, "mysql": 6}  # it also gathers the trick
+BID_LIMIT = {"sqlite": 4, "postgresql": 5, "mysql": 5}
 
 
 class Counting:
@@ -109,6 +112,7 @@ def test_a_card_and_a_bid_cost_few_statements(harness: GameHarness, monkeypatch:
             cards.append(len(log))
     assert cards and trick_ends and bids, "the game must have played cards, ended tricks and bid"
     # the first action of each table builds what the next ones reuse: count the steady ones
-    assert max(cards[1:]) <= CARD_LIMIT, (cards, log)
-    assert max(trick_ends) <= TRICK_END_LIMIT, trick_ends
-    assert max(bids[1:]) <= BID_LIMIT, bids
+    dialect = t.runtime.store.dialect
+    assert max(cards[1:]) <= CARD_LIMIT[dialect], (cards, log)
+    assert max(trick_ends) <= TRICK_END_LIMIT[dialect], trick_ends
+    assert max(bids[1:]) <= BID_LIMIT[dialect], bids
