@@ -103,6 +103,8 @@ class SQLiteTableConnection:
         self.lock = threading.Lock()
         self.owner: int | None = None  # thread holding ``lock``
         self.schema_shapes: SchemaShapes | None = None
+        self._schema_changed = False  # DDL ran in the open transaction (its rollback undoes it)
+        self._writing = False  # the open transaction is a write transaction
         self.wal_path = f"{path}-wal"
         # the write-ahead log's identity, size and time right after this connection's last
         # commit (``written_elsewhere``); None: unknown
@@ -111,6 +113,7 @@ class SQLiteTableConnection:
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
         if sql.lstrip()[:4].upper() in _DDL_HEADS:
             self.schema_shapes = None
+            self._schema_changed = True
         try:
             cur = self.raw.execute(sql, tuple(params))
         except sqlite3.OperationalError as exc:
@@ -151,9 +154,11 @@ class SQLiteTableConnection:
 
     def dbapi_connection(self) -> Any:
         self.schema_shapes = None  # Alembic's operations change the schema behind execute()
+        self._schema_changed = True
         return self.raw
 
     def begin(self, write: bool) -> None:
+        self._writing = write
         try:
             self.raw.execute("BEGIN IMMEDIATE" if write else "BEGIN")
         except sqlite3.OperationalError as exc:
@@ -172,7 +177,9 @@ class SQLiteTableConnection:
             if failure is not None:
                 raise failure from exc
             raise
-        self._wal_mark = self._wal_now()
+        self._schema_changed = False
+        if self._writing:  # a reader's commit may come after another connection's write
+            self._wal_mark = self._wal_now()
 
     def written_elsewhere(self) -> bool | None:
         """Another connection's commit appends to the write-ahead log (or restarts it): the
@@ -192,7 +199,9 @@ class SQLiteTableConnection:
         return (st.st_ino, st.st_size, st.st_mtime_ns)
 
     def rollback(self) -> None:
-        self.schema_shapes = None  # DDL of the transaction may be undone
+        if self._schema_changed:  # the shapes read since may be of the undone DDL's schema
+            self.schema_shapes = None
+            self._schema_changed = False
         if self.raw.in_transaction:
             try:
                 self.raw.execute("ROLLBACK")
