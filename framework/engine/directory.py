@@ -75,17 +75,18 @@ class TableDirectory:
         self._tables.pop(table_id, None)
 
     @contextmanager
-    def open(self, table_id: int, write: bool = True
+    def open(self, table_id: int, write: bool = True, first_read: str | None = None
              ) -> Iterator[tuple[TableInfo, GameDefinition, TableConnection]]:
         """The table's transaction (``write``: holding its lock), its registry row and the
         code to run on it: a production table's release as its database records it in
         this very transaction (the cached row is corrected when it is stale).
+        ``first_read``: see ``TableStore.connect``.
 
         Raises:
             NotFoundError: no such table.
         """
         info = self.table_info(table_id)
-        with self.store.connect(info.id, write=write) as db:
+        with self.store.connect(info.id, write=write, first_read=first_read) as db:
             if info.mode == TableMode.PRODUCTION:
                 info = self.confirm_release(info, db)
             yield info, self.game_for(info), db

@@ -31,6 +31,7 @@ from framework.game.kept import KeptState, KeptStates, StaleKeptState
 from framework.game.registry import GameDefinition
 from framework.game.states import END_STATE_ID
 from framework.game.table import ActionContext, Table
+from framework.game.table_values import globals_read
 
 #: The notifications a commit wrote and the table's status after it.
 Published = tuple[list[Packet], dict[str, Any]]
@@ -103,7 +104,9 @@ class Gatekeeper:
         try:
             # The release is read again under the table's lock: another process may have
             # upgraded or rolled the table back since this one last looked.
-            with self.directory.open(info.id) as (info, gdef, db):
+            # the globals come with the lock on the servers (one round trip)
+            first_read = globals_read(self.directory.store.dialect)
+            with self.directory.open(info.id, first_read=first_read) as (info, gdef, db):
                 ctx = ActionContext(db=db, current_player_id=player_id, now=self.now,
                                     defer_writes=True)
                 table = gdef.table_class(ctx)

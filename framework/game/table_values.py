@@ -3,6 +3,7 @@ options (100..199), and Arena's ``arena_meta`` values (seed, release, bots...)."
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -18,11 +19,25 @@ from framework.game.globals import (
 from framework.game.kept import KeptState, StaleKeptState, new_token
 from framework.game.table_context import ActionContext
 from framework.game.table_database import TableDatabase
+from framework.storage.sql.errors import Target
 from framework.storage.sql.translate import translate_query
 from framework.storage.sql.upserts import guarded_upsert_sql, keyed_upsert_sql
 
 if TYPE_CHECKING:
     from framework.game.registry import GameDefinition
+
+
+#: The ``global`` rows and, as row 0, the log's last id (the framework numbers an action's
+#: notifications itself: ``TableNotifications._notify``): one read per request, which the
+#: engine asks the store to send with the table's lock (``TableStore.connect``'s ``first_read``).
+GLOBALS_READ = ("SELECT global_id, global_value FROM global UNION ALL "
+                "SELECT 0, MAX(gamelog_packet_id) FROM gamelog")
+
+
+@functools.lru_cache(maxsize=4)
+def globals_read(dialect: Target) -> str:
+    """``GLOBALS_READ`` in ``dialect``."""
+    return translate_query(GLOBALS_READ, dialect)
 
 
 class TableValues(TableDatabase):
@@ -91,12 +106,12 @@ class TableValues(TableDatabase):
         return value
 
     def _load_globals(self) -> dict[int, int | None]:
-        # The log's last id comes in the same round trip, as row 0: the framework numbers
-        # the notifications of an action itself (``TableNotifications._notify``).
-        sql = ("SELECT global_id, global_value FROM global UNION ALL "
-               "SELECT 0, MAX(gamelog_packet_id) FROM gamelog")
+        sql = globals_read(self._db.dialect)
+        rows = self._db.first_rows(sql)  # read with the table's lock, on the servers
+        if rows is None:
+            rows = self._db.execute(sql).rows
         values: dict[int, int | None] = {}
-        for r in self._db.execute(translate_query(sql, self._db.dialect)).rows:
+        for r in rows:
             gid = int(r["global_id"])
             value = None if r["global_value"] is None else int(r["global_value"])
             if gid == 0:

@@ -66,6 +66,11 @@ class TableConnection(Protocol):
     def dbapi_connection(self) -> Any:
         """The raw DB-API connection (for Alembic's operations)."""
 
+    def first_rows(self, sql: str) -> list[dict[str, Any]] | None:
+        """The rows of ``sql`` when it is the ``first_read`` this transaction was opened
+        with and the backend read it with the lock (``TableStore.connect``), once; else None
+        (then run it)."""
+
     def written_elsewhere(self) -> bool | None:
         """Inside a write transaction: whether another connection may have written the
         table since this one last committed (False: surely not), when the backend tells
@@ -94,8 +99,12 @@ class TableStore(Protocol):
     def create(self, table_id: int) -> AbstractContextManager[TableConnection]:
         """A new, empty database for ``table_id``, in a transaction: removed on failure."""
 
-    def connect(self, table_id: int, write: bool = True) -> AbstractContextManager[TableConnection]:
-        """The table's database in a transaction (locked for writing when ``write``)."""
+    def connect(self, table_id: int, write: bool = True,
+                first_read: str | None = None) -> AbstractContextManager[TableConnection]:
+        """The table's database in a transaction (locked for writing when ``write``).
+        ``first_read``: a SELECT without parameters, in the backend's dialect, that the
+        transaction starts with: the servers send it in the lock's round trip (its rows
+        from ``first_rows``); SQLite, with no round trips to save, leaves it to the caller."""
 
     def upgrading(self, table_id: int, ddl: bool = True) -> AbstractContextManager[TableConnection]:
         """A write transaction in which DDL is all-or-nothing too (an upgrade): the store's

@@ -127,6 +127,7 @@ class MySQLTableConnection:
         # In an upgrade with DDL: the work database over the live one (mysql_overlay).
         self.overlay: Overlay | None = None
         self._cur = raw.cursor()
+        self._first: tuple[str, list[dict[str, Any]]] | None = None  # first_read and its rows
 
     @property
     def schema_shapes(self) -> SchemaShapes | None:
@@ -203,6 +204,12 @@ class MySQLTableConnection:
             return _unavailable(exc, "table_busy")
         return exc
 
+    def _last_rows(self, cur: Any) -> list[dict[str, Any]]:
+        """``_drain``, keeping the rows of the last result set."""
+        self._drain(cur)
+        names = [d[0] for d in cur.description or ()]
+        return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+
     def _drain(self, cur: Any) -> None:
         """Read the remaining result sets of a command of several statements (raises the
         first failed statement's error)."""
@@ -261,6 +268,10 @@ class MySQLTableConnection:
         """The server does not say without a statement: unknown."""
         return None
 
+    def first_rows(self, sql: str) -> list[dict[str, Any]] | None:
+        first, self._first = self._first, None
+        return first[1] if first is not None and first[0] == sql else None
+
     # ------------------------------------------------------------------ sessions
 
     def use(self, database: str) -> None:
@@ -308,7 +319,8 @@ class MySQLTableConnection:
             log.warning("rollback failed, dropping the connection: %s", exc)
             self.broken = True
 
-    def open(self, lock_name: str | None, wait_s: float, database: str, write: bool) -> None:
+    def open(self, lock_name: str | None, wait_s: float, database: str, write: bool,
+             first_read: str | None = None) -> None:
         """Take the table's lock (``lock_name``, writers), select ``database`` and start the
         transaction, in one round trip; every result set is read and ``GET_LOCK``'s answer
         checked. On failure nothing is held: no lock, no transaction.
@@ -323,8 +335,11 @@ class MySQLTableConnection:
         # this process or another, then made again) has none selected, whatever it last USEd.
         parts.append(f"USE {quote(database)}")
         parts.append("START TRANSACTION" if write else "START TRANSACTION READ ONLY")
+        if first_read is not None:  # the transaction's first read: after the lock is held
+            parts.append(first_read)
         params = (lock_name, wait_s) if lock_name is not None else None
         self.namespace = None  # known again once USE has answered
+        self._first = None
         try:
             cur = self._run("; ".join(parts), params, True)  # positional: tests wrap _run
             if lock_name is not None:
@@ -334,7 +349,10 @@ class MySQLTableConnection:
                 busy = self.lock_name is None
             else:
                 busy = False
-            self._drain(cur)  # USE's answer, then START's: raises if one failed
+            if first_read is not None:
+                self._first = (first_read, self._last_rows(cur))
+            else:
+                self._drain(cur)  # USE's answer, then START's: raises if one failed
         except pymysql.err.OperationalError as exc:
             self.release_quietly()
             if exc.args and exc.args[0] == 1049:  # unknown database: START did not run
@@ -444,11 +462,12 @@ class MySQLStore:
 
     @contextmanager
     def _session(self, conn: MySQLTableConnection, table_id: int, write: bool,
-                 database: str | None = None) -> Iterator[MySQLTableConnection]:
-        """Lock (writers), select the database and begin in one round trip; run one
-        transaction; commit (or roll back) and unlock in another."""
+                 database: str | None = None, first_read: str | None = None
+                 ) -> Iterator[MySQLTableConnection]:
+        """Lock (writers), select the database and begin (and ``first_read``) in one round
+        trip; run one transaction; commit (or roll back) and unlock in another."""
         name = self.database(table_id)
-        conn.open(name if write else None, self.lock_wait_s, database or name, write)
+        conn.open(name if write else None, self.lock_wait_s, database or name, write, first_read)
         conn.table_id, conn.database = table_id, database or name
         try:
             yield conn
@@ -458,9 +477,10 @@ class MySQLStore:
         conn.finish(commit=True)
 
     @contextmanager
-    def connect(self, table_id: int, write: bool = True) -> Iterator[MySQLTableConnection]:
+    def connect(self, table_id: int, write: bool = True,
+                first_read: str | None = None) -> Iterator[MySQLTableConnection]:
         with self.pool.checkout(self.database(table_id)) as conn, \
-                self._session(conn, table_id, write) as db:
+                self._session(conn, table_id, write, first_read=first_read) as db:
             yield db
 
     @contextmanager

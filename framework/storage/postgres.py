@@ -89,6 +89,7 @@ class PostgresTableConnection:
         self.schema = ""
         self.broken = False
         self._cur = raw.cursor()
+        self._first: tuple[str, list[dict[str, Any]]] | None = None  # first_read and its rows
 
     @property
     def schema_shapes(self) -> SchemaShapes | None:
@@ -211,10 +212,16 @@ class PostgresTableConnection:
         """The server does not say without a statement: unknown."""
         return None
 
+    def first_rows(self, sql: str) -> list[dict[str, Any]] | None:
+        first, self._first = self._first, None
+        return first[1] if first is not None and first[0] == sql else None
+
     # ------------------------------------------------------------------ transactions
 
-    def begin(self, table_id: int, schema: str, write: bool, check: bool = True) -> None:
+    def begin(self, table_id: int, schema: str, write: bool, check: bool = True,
+              first_read: str | None = None) -> None:
         self.table_id, self.schema = table_id, schema
+        self._first = None
         parts = ["BEGIN" if write else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
                  f"SET LOCAL search_path TO {quote(schema)}"]
         selected = []
@@ -227,8 +234,15 @@ class PostgresTableConnection:
             selected.append(f"pg_advisory_xact_lock({self.store.lock_space}, {int(table_id)})")
         if selected:
             parts.append("SELECT " + ", ".join(selected))
+        if first_read is not None:  # its own statement: a snapshot taken once the lock is held
+            parts.append(first_read)
         try:
-            self._run("; ".join(parts), None)
+            cur = self._run("; ".join(parts), None)
+            if first_read is not None:
+                while cur.nextset():
+                    pass
+                names = [d.name for d in cur.description or ()]
+                self._first = (first_read, [dict(zip(names, row, strict=True)) for row in cur.fetchall()])
         except psycopg.errors.InvalidSchemaName as exc:
             self._rollback_quietly()
             raise FileNotFoundError(f"no database for table {table_id}") from exc
@@ -373,10 +387,11 @@ class PostgresStore:
         return bool(self._admin("SELECT 1 FROM pg_namespace WHERE nspname = %s", (self.schema(table_id),)))
 
     @contextmanager
-    def connect(self, table_id: int, write: bool = True) -> Iterator[PostgresTableConnection]:
+    def connect(self, table_id: int, write: bool = True,
+                first_read: str | None = None) -> Iterator[PostgresTableConnection]:
         schema = self.schema(table_id)
         with self._checkout() as conn:
-            conn.begin(table_id, schema, write)
+            conn.begin(table_id, schema, write, first_read=first_read)
             try:
                 yield conn
             except BaseException:

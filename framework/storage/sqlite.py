@@ -181,6 +181,9 @@ class SQLiteTableConnection:
         if self._writing:  # a reader's commit may come after another connection's write
             self._wal_mark = self._wal_now()
 
+    def first_rows(self, sql: str) -> list[dict[str, Any]] | None:
+        return None  # nothing is read ahead: a statement costs no round trip here
+
     def written_elsewhere(self) -> bool | None:
         """Another connection's commit appends to the write-ahead log (or restarts it): the
         log's size or time moved since this connection's last commit. A commit in the same
@@ -269,7 +272,8 @@ class SQLiteStore:
             return conn
 
     @contextmanager
-    def connect(self, table_id: int, write: bool = True) -> Iterator[SQLiteTableConnection]:
+    def connect(self, table_id: int, write: bool = True,
+                first_read: str | None = None) -> Iterator[SQLiteTableConnection]:
         if table_id not in self._open and not self.exists(table_id):
             raise FileNotFoundError(f"no database for table {table_id}")
         conn = self._checkout(table_id)

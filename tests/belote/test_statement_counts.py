@@ -22,10 +22,10 @@ from tests.backends import PlatformTemplate
 
 pytestmark = pytest.mark.all_backends
 
-#: what an action may send through the connection, BEGIN and COMMIT not included: on
-#: SQLite the write of the globals checks the worker's kept copy of the table; the servers
-#: do not tell whether another connection wrote the table since, so it is read first
-#: (``framework.game.kept``), one statement more
+#: what an action may send, BEGIN and COMMIT not included: on SQLite the write of the
+#: globals checks the worker's kept copy of the table (nothing is read first); the servers
+#: cannot tell whether another connection wrote the table since, so they read the globals
+#: first, in the lock's round trip (counted: ``first_read``), one statement more
 CARD_LIMIT = {"sqlite": 4, "postgresql": 5, "mysql": 5}  # a card that does not end a trick
 TRICK_END_LIMIT = {"sqlite": 5, "postgresql": 6, "mysql": 6}  # it also gathers the trick
 BID_LIMIT = {"sqlite": 4, "postgresql": 5, "mysql": 5}
@@ -59,8 +59,10 @@ def counted(t: TestTable, log: list[str]) -> Any:
     plain = store.connect
 
     @contextmanager
-    def connect(table_id: int, write: bool = True) -> Iterator[Any]:
-        with plain(table_id, write) as db:
+    def connect(table_id: int, write: bool = True, first_read: str | None = None) -> Iterator[Any]:
+        if first_read is not None and store.dialect != "sqlite":  # SQLite leaves it to the caller
+            log.append(f"(with the lock) {first_read}")  # a statement, in the lock's round trip
+        with plain(table_id, write, first_read) as db:
             yield Counting(db, log) if write else db
 
     return connect
