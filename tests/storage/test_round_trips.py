@@ -236,3 +236,33 @@ def test_an_interrupted_block_never_hands_its_connection_out_again(one_connectio
     assert _raw(store, 1) is not raw
     with store.connect(1, write=False) as db:
         assert db.execute("SELECT COUNT(*) AS n FROM card", None).rows == [{"n": 0}]
+
+
+def test_a_first_read_travels_with_the_lock(one_connection: Any) -> None:
+    """``first_read`` (an action's globals): on the servers its rows come in the lock's round
+    trip, once; SQLite leaves it to the caller. A first read that fails holds nothing."""
+    store = one_connection
+    rounds, statements = EMPTY_WRITE[store.dialect]
+    with store.connect(1) as db:
+        _insert(db, "x")
+    sql = translate_query("SELECT card_type FROM card ORDER BY card_id", store.dialect)
+    raw = _raw(store, 1)
+    with traced(raw, store.dialect) as trace:
+        with store.connect(1, first_read=sql) as db:
+            rows = db.first_rows(sql)
+            again = db.first_rows(sql)
+    if store.dialect == "sqlite":
+        assert rows is None and trace.statements == statements
+        return
+    assert rows == [{"card_type": "x"}] and again is None, "its rows, once"
+    assert trace.round_trips == rounds and trace.statements == statements + 1, trace.sent
+    with store.connect(1, first_read=sql) as db:
+        assert db.first_rows("SELECT 1") is None, "only for the statement it was opened with"
+    missing = translate_query("SELECT nothing FROM no_such_table", store.dialect)
+    with pytest.raises(Exception):  # noqa: B017 (the backend's own error)
+        with store.connect(1, first_read=missing):
+            pass
+    with store.connect(1) as db:  # the lock was released, the transaction ended
+        assert [r["card_type"] for r in db.execute(sql).rows] == ["x"]
+    if isinstance(store, MySQLStore):
+        assert _pooled_state(store, 1) == (0, 0)
