@@ -16,7 +16,13 @@ from sqlglot import exp
 from framework.core.errors import GameSystemError
 from framework.releases.owned import OwnedTransaction, owned_engine_options
 from framework.releases.schema import catalog, copy_signature, definition, is_live, remember, snapshot
-from framework.storage.base import COPY_PREFIXES, DDLNeededError, TableConnection, TableStore
+from framework.storage.base import (
+    COPY_PREFIXES,
+    AddsColumnsInPlace,
+    DDLNeededError,
+    TableConnection,
+    TableStore,
+)
 from framework.storage.sql.declared import declared_column
 from framework.storage.sql.names import quote_identifier
 from framework.storage.sql.parse import parse_prepared, prepare
@@ -44,7 +50,8 @@ def in_upgrade(store: TableStore, table_id: int, body: Callable[[TableConnection
                copy_allowed: bool = True, ddl_expected: bool = False) -> T:
     """``body`` run in one all-or-nothing upgrade transaction of the table: first without DDL
     (MariaDB then upgrades in place, no copy of the database), and only if that attempt
-    wanted DDL, again from the start with it (MariaDB: on a copy swapped in at the end).
+    wanted DDL, again from the start with it (MariaDB: in place if its only DDL adds
+    columns, ``AddsColumnsInPlace``, else on a copy swapped in at the end).
     ``ddl_expected`` (the release's schema is not the table's): with DDL at once, when
     ``copy_allowed``.
 
@@ -52,15 +59,19 @@ def in_upgrade(store: TableStore, table_id: int, body: Callable[[TableConnection
         CopyNeededError: the attempt without DDL wanted some, and ``copy_allowed`` is False
             (nothing was kept).
     """
-    if ddl_expected and copy_allowed:
-        with store.upgrading(table_id) as db:
-            return body(db)
-    try:
-        with store.upgrading(table_id, ddl=False) as db:
-            return body(db)
-    except DDLNeededError as exc:
-        if not copy_allowed:
-            raise CopyNeededError(f"table {table_id}: the upgrade runs DDL") from exc
+    if not (ddl_expected and copy_allowed):
+        try:
+            with store.upgrading(table_id, ddl=False) as db:
+                return body(db)
+        except DDLNeededError as exc:
+            if not copy_allowed:
+                raise CopyNeededError(f"table {table_id}: the upgrade runs DDL") from exc
+    if isinstance(store, AddsColumnsInPlace):  # MariaDB: columns added in place, else a copy
+        try:
+            with store.adding_columns(table_id) as db:
+                return body(db)
+        except DDLNeededError:
+            pass
     with store.upgrading(table_id) as db:
         return body(db)
 
