@@ -204,8 +204,17 @@ class TableMigrator:
             self._ops = Operations(MigrationContext.configure(self._conn, opts={"render_as_batch": True}))
         return self._ops
 
+    def changed_only_added(self) -> bool:
+        """Whether every change made so far added a column (no row written, none moved)."""
+        return all(change.startswith("add column ") for change in self.changed)
+
     def _targets(self, table: str) -> list[str]:
-        existing = set(self.db.table_names())
+        # The catalog the upgrade has just read knows the tables (forgotten after any DDL).
+        shapes = getattr(self.db, "schema_shapes", None)
+        if shapes is not None and shapes.tables:
+            existing = {t.name for t in shapes.tables}
+        else:
+            existing = set(self.db.table_names())
         return [name for name in [table, *(p + table for p in COPY_PREFIXES)] if name in existing]
 
     def _batch(self, table: str) -> Any:

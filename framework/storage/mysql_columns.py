@@ -164,6 +164,7 @@ class InPlaceColumns:
         if columns is None or column.lower() in columns:
             raise self.refuse(f"{table}.{column} exists, or {table} does not: {sql[:80]}")
         columns.add(column.lower())
+        conn.forget_shapes()  # as any DDL does, though it is sent later
         self.pending.append((sql if params is None else sql.replace("%%", "%"), table, column))  # as sent
 
     def flush(self, conn: Connection) -> None:
