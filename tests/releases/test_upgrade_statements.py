@@ -182,18 +182,26 @@ def test_postgres_plans_the_catalog_once_per_connection(workspace: Workspace,
     assert prepared == 1, "the catalog read runs from a plan of the connection's"
 
 
-def test_mariadb_catalog_digest_follows_every_declared_change(workspace: Workspace) -> None:
+def test_the_servers_catalog_digest_follows_every_declared_change(workspace: Workspace) -> None:
     from framework.storage.catalog import read_catalog_print
 
     site = workspace.site
-    if site.store.dialect != "mysql":
-        pytest.skip("the catalog's digest is MariaDB's (its client decodes rows in Python)")
+    if site.store.dialect == "sqlite":
+        pytest.skip("SQLite's definition is its sqlite_master text: no digest")
     deploy(site, GAME, build(site, GAME, now=T0)["version"])
     tid = site.runtime.create_table(GAME, 2, {"target": 2}, seed=6, mode="production")
-    changes = ["ALTER TABLE card MODIFY card_type VARCHAR(17) NOT NULL",  # a length
-               "ALTER TABLE card MODIFY card_type VARCHAR(17) NULL",  # nullability
-               "ALTER TABLE card ALTER card_type SET DEFAULT ''",  # '' after NULL
-               "ALTER TABLE card ADD INDEX (card_type)"]
+    if site.store.dialect == "mysql":
+        changes = ["ALTER TABLE card MODIFY card_type VARCHAR(17) NOT NULL",  # a length
+                   "ALTER TABLE card MODIFY card_type VARCHAR(17) NULL",  # nullability
+                   "ALTER TABLE card ALTER card_type SET DEFAULT ''",  # '' after NULL
+                   "ALTER TABLE card ADD INDEX (card_type)"]
+    else:  # the same on PostgreSQL, and a default that only pg_get_expr's text would show
+        changes = ["ALTER TABLE card ALTER card_type TYPE VARCHAR(17)",
+                   "ALTER TABLE card ALTER card_type DROP NOT NULL",
+                   "ALTER TABLE card ALTER card_type SET DEFAULT ''",
+                   "ALTER TABLE card ALTER card_type SET DEFAULT 'x'",
+                   "CREATE INDEX ON card (card_type)",
+                   "ALTER TABLE card RENAME card_type TO card_kind"]
     seen = []
     for change in [None, *changes]:
         with site.store.connect(tid) as db:
@@ -205,3 +213,9 @@ def test_mariadb_catalog_digest_follows_every_declared_change(workspace: Workspa
     assert len(set(seen)) == len(seen), seen
     with site.store.connect(tid) as db:  # the same catalog, the same digest
         assert read_catalog_print(db) == seen[-1]
+    if site.store.dialect == "postgresql":  # another table of the same definition: the same digest
+        other = site.runtime.create_table(GAME, 2, {"target": 2}, seed=7, mode="production")
+        with site.store.connect(other) as db:
+            for change in changes:
+                db.execute(change, None)
+            assert read_catalog_print(db) == seen[-1]
