@@ -6,8 +6,9 @@ after it ends; the server releases it too when a connection dies. An action cost
 trips beside its own statements: ``GET_LOCK; USE; START TRANSACTION`` in one, ``COMMIT; DO
 RELEASE_LOCK`` in the other (the connection allows several statements per command for these
 two only: ``execute`` refuses a text holding a second statement, as MariaDB did before). MariaDB commits DDL
-implicitly, so an upgrade with DDL works on copies of the tables it writes and swaps them in with one
-atomic ``RENAME TABLE`` (see ``MySQLStore.upgrading``).
+implicitly, so an upgrade that only adds columns does so in place and undoes them on failure
+(``MySQLStore.adding_columns``, ``mysql_columns``), and one with other DDL works on copies of
+the tables it writes and swaps them in with one atomic ``RENAME TABLE`` (``MySQLStore.upgrading``).
 """
 
 from __future__ import annotations
