@@ -106,10 +106,10 @@ def bench_upgrade(tables: int, kind: str = "add_column", server_url: str | None 
                 assert record is not None
                 record.production_version = b
             with _statement_trace(site.store.dialect) as sent:
-                start = time.perf_counter()
+                start, cpu_start = time.perf_counter(), time.process_time()
                 summary = upgrade_all(site, GAME)
-                seconds = time.perf_counter() - start
-            floor = _bare_alters(site) if kind == "add_column" else _bare_transactions(site)
+                seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+            floor, floor_cpu = _bare_alters(site) if kind == "add_column" else _bare_transactions(site)
         finally:
             site.close()
             if database_url is not None:
@@ -133,6 +133,12 @@ def bench_upgrade(tables: int, kind: str = "add_column", server_url: str | None 
     out["floor"] = "bare ALTERs" if kind == "add_column" else "one write transaction"
     out["floor_ms_per_table"] = round(floor_ms, 3)
     out["ratio_to_floor"] = round(ms / floor_ms, 2) if floor_ms else None
+    # CPU time of this process (SQLite: all the work; the servers: the client's share only),
+    # which the machine's other load and the disk's waits change little.
+    cpu_ms, floor_cpu_ms = cpu * 1000 / max(tables, 1), floor_cpu * 1000 / max(tables, 1)
+    out["cpu_ms_per_table"] = round(cpu_ms, 3)
+    out["floor_cpu_ms_per_table"] = round(floor_cpu_ms, 3)
+    out["cpu_ratio_to_floor"] = round(cpu_ms / floor_cpu_ms, 2) if floor_cpu_ms else None
     if server_url is None and kind == "add_column":
         out["floor_goal_ratio"] = SQLITE_FLOOR_GOAL
     return out
@@ -168,34 +174,37 @@ def _statement_trace(dialect: str) -> Iterator[list[str]]:
             setattr(cls, name, method)
 
 
-def _bare_transactions(site: Any) -> float:
-    """Seconds for one write transaction per table database (its lock, one ``arena_meta``
-    row written, commit): what any upgrade that records a release costs at least, the
-    floor of a release without DDL, measured in the same run."""
-    total = 0.0
+def _bare_transactions(site: Any) -> tuple[float, float]:
+    """Seconds (wall, this process's CPU) for one write transaction per table database (its
+    lock, one ``arena_meta`` row written, commit): what any upgrade that records a release
+    costs at least, the floor of a release without DDL, measured in the same run."""
+    total = cpu = 0.0
     for table_id in site.store.table_ids():
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         with site.store.connect(table_id) as db:
             db.execute("UPDATE arena_meta SET meta_value = meta_value WHERE meta_key = 'release'")
         total += time.perf_counter() - start
-    return total
+        cpu += time.process_time() - cpu_start
+    return total, cpu
 
 
-def _bare_alters(site: Any) -> float:
-    """Seconds to run the add-column release's ALTERs bare (another column of the same
-    kind, on the live ``player`` table and each of its copies, one table database after
-    another): the floor the upgrade is compared with. Not part of the upgrade's time."""
+def _bare_alters(site: Any) -> tuple[float, float]:
+    """Seconds (wall, this process's CPU) to run the add-column release's ALTERs bare
+    (another column of the same kind, on the live ``player`` table and each of its copies,
+    one table database after another, the commit not counted): the floor the upgrade is
+    compared with. Not part of the upgrade's time."""
     from framework.storage.base import COPY_PREFIXES
 
-    total = 0.0
+    total = cpu = 0.0
     for table_id in site.store.table_ids():
         with site.store.connect(table_id) as db:
             targets = [t for t in ("player", *(p + "player" for p in COPY_PREFIXES)) if t in db.table_names()]
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             for target in targets:
                 db.execute(f"ALTER TABLE {target} ADD COLUMN player_floor INTEGER NOT NULL DEFAULT 0")
             total += time.perf_counter() - start
-    return total
+            cpu += time.process_time() - cpu_start
+    return total, cpu
 
 
 def bench_upgrades(tables: int, backends: tuple[str, ...] = BACKENDS,

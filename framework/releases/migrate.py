@@ -16,7 +16,13 @@ from sqlglot import exp
 from framework.core.errors import GameSystemError
 from framework.releases.owned import OwnedTransaction, owned_engine_options
 from framework.releases.schema import catalog, copy_signature, definition, is_live, remember, snapshot
-from framework.storage.base import COPY_PREFIXES, DDLNeededError, TableConnection, TableStore
+from framework.storage.base import (
+    COPY_PREFIXES,
+    AddsColumnsInPlace,
+    DDLNeededError,
+    TableConnection,
+    TableStore,
+)
 from framework.storage.sql.declared import declared_column
 from framework.storage.sql.names import quote_identifier
 from framework.storage.sql.parse import parse_prepared, prepare
@@ -44,7 +50,8 @@ def in_upgrade(store: TableStore, table_id: int, body: Callable[[TableConnection
                copy_allowed: bool = True, ddl_expected: bool = False) -> T:
     """``body`` run in one all-or-nothing upgrade transaction of the table: first without DDL
     (MariaDB then upgrades in place, no copy of the database), and only if that attempt
-    wanted DDL, again from the start with it (MariaDB: on a copy swapped in at the end).
+    wanted DDL, again from the start with it (MariaDB: in place if its only DDL adds
+    columns, ``AddsColumnsInPlace``, else on a copy swapped in at the end).
     ``ddl_expected`` (the release's schema is not the table's): with DDL at once, when
     ``copy_allowed``.
 
@@ -52,15 +59,19 @@ def in_upgrade(store: TableStore, table_id: int, body: Callable[[TableConnection
         CopyNeededError: the attempt without DDL wanted some, and ``copy_allowed`` is False
             (nothing was kept).
     """
-    if ddl_expected and copy_allowed:
-        with store.upgrading(table_id) as db:
-            return body(db)
-    try:
-        with store.upgrading(table_id, ddl=False) as db:
-            return body(db)
-    except DDLNeededError as exc:
-        if not copy_allowed:
-            raise CopyNeededError(f"table {table_id}: the upgrade runs DDL") from exc
+    if not (ddl_expected and copy_allowed):
+        try:
+            with store.upgrading(table_id, ddl=False) as db:
+                return body(db)
+        except DDLNeededError as exc:
+            if not copy_allowed:
+                raise CopyNeededError(f"table {table_id}: the upgrade runs DDL") from exc
+    if isinstance(store, AddsColumnsInPlace):  # MariaDB: columns added in place, else a copy
+        try:
+            with store.adding_columns(table_id) as db:
+                return body(db)
+        except DDLNeededError:
+            pass
     with store.upgrading(table_id) as db:
         return body(db)
 
@@ -193,8 +204,17 @@ class TableMigrator:
             self._ops = Operations(MigrationContext.configure(self._conn, opts={"render_as_batch": True}))
         return self._ops
 
+    def changed_only_added(self) -> bool:
+        """Whether every change made so far added a column (no row written, none moved)."""
+        return all(change.startswith("add column ") for change in self.changed)
+
     def _targets(self, table: str) -> list[str]:
-        existing = set(self.db.table_names())
+        # The catalog the upgrade has just read knows the tables (forgotten after any DDL).
+        shapes = getattr(self.db, "schema_shapes", None)
+        if shapes is not None and shapes.tables:
+            existing = {t.name for t in shapes.tables}
+        else:
+            existing = set(self.db.table_names())
         return [name for name in [table, *(p + table for p in COPY_PREFIXES)] if name in existing]
 
     def _batch(self, table: str) -> Any:

@@ -215,6 +215,24 @@ def diff(expected: Schema, actual: Schema) -> list[str]:
     return out
 
 
+# diff(expected, reflect(...)) by (expected, definition), with ``expected`` itself kept (so
+# its id is never another schema's).
+_CHECKS: dict[Hashable, tuple[Schema, tuple[str, ...]]] = {}
+
+
+def problems(expected: Schema, db: TableConnection, known_definition: Hashable | None = None) -> list[str]:
+    """``diff(expected, reflect(db, known_definition))``, computed once per release schema
+    and distinct definition (the tables of one release mostly share a few)."""
+    key = known_definition if known_definition is not None else snapshot(db)
+    memo = (id(expected), key)
+    hit = _CHECKS.get(memo)
+    if hit is not None and hit[0] is expected:
+        return list(hit[1])
+    found = diff(expected, reflect(db, key))
+    remember(_CHECKS, memo, (expected, tuple(found)), _REFLECTED_MAX)
+    return found
+
+
 def _describe_indexes(indexes: list[tuple[tuple[str, ...], bool]]) -> str:
     if not indexes:
         return "none"

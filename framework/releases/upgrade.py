@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -44,6 +45,10 @@ class UpgradeOutcome:
     changes: list[str] | None = None
 
 
+# A statement that adds to a table (a column, a key) and writes no row, in any dialect.
+_ADDS = re.compile(r"\s*ALTER\s+TABLE\s+(?:`[^`]+`|\"[^\"]+\"|\w+)\s+ADD\s", re.IGNORECASE)
+
+
 class _CountingConnection:
     """A table connection that counts the statements sent through it (to know whether
     ``upgrade_table_db`` touched anything)."""
@@ -53,9 +58,14 @@ class _CountingConnection:
         self.dialect = db.dialect
         self.table_id = db.table_id
         self.statements = 0
+        # Whether everything sent was ``ALTER TABLE ... ADD`` (and catalog look-ups): the
+        # rows the upgrade read before, and the ``Table`` (which read nothing), still hold.
+        self.only_added = True
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
         self.statements += 1
+        if self.only_added and _ADDS.match(sql) is None:
+            self.only_added = False
         return self.db.execute(sql, params)
 
     def table_names(self) -> list[str]:
@@ -68,10 +78,12 @@ class _CountingConnection:
 
     def copy_structure(self, source: str, target: str) -> None:
         self.statements += 1
+        self.only_added = False
         self.db.copy_structure(source, target)
 
     def dbapi_connection(self) -> Any:
         self.statements += 1  # whatever runs through it is not seen here
+        self.only_added = False
         return self.db.dbapi_connection()
 
     def __getattr__(self, name: str) -> Any:  # a backend's extras (all_columns...)
@@ -118,9 +130,10 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
         migrator.close()
         table.migrate = None
     if counting.statements or migrator.changed:
-        # The step changed something: fresh caches (after DDL too), its rows read again.
-        table = gdef.table_class(ActionContext(db=db, now=utcnow))
-        rows = read_upgrade_rows(db, UPGRADE_META_KEYS)
+        if not (counting.only_added and migrator.changed_only_added()):
+            # The step changed rows: fresh caches (after DDL too), its rows read again.
+            table = gdef.table_class(ActionContext(db=db, now=utcnow))
+            rows = read_upgrade_rows(db, UPGRADE_META_KEYS)
         known = None
         if db.dialect != "sqlite":  # the step is done: its catalog, once, for the shapes and the check
             known = schema_mod.snapshot(db)
@@ -136,7 +149,7 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
     synced = sync_copies(db, before_sync)
     changes += synced
     if expected is not None:
-        problems = schema_mod.diff(expected, schema_mod.reflect(db, None if synced else before_sync))
+        problems = schema_mod.problems(expected, db, None if synced else before_sync)
         if problems:
             raise UpgradeError(
                 f"after upgrade_table_db the schema is not release {to_version}'s: "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from framework.storage.sql.errors import Target as Target  # the backends import it from here
 from framework.storage.sql.shapes import SchemaShapes
@@ -128,3 +128,13 @@ class TableStore(Protocol):
     def drop_all(self) -> None: ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class AddsColumnsInPlace(Protocol):
+    """A store whose DDL is not transactional but which can add columns to the live tables
+    all-or-nothing (MariaDB, ``storage/mysql_columns.py``)."""
+
+    def adding_columns(self, table_id: int) -> AbstractContextManager[TableConnection]:
+        """A write transaction of an upgrade in place whose only DDL adds columns; anything
+        else raises ``DDLNeededError`` with everything undone (then ``upgrading``)."""

@@ -126,9 +126,16 @@ def read_catalog_rows(db: TableConnection) -> CatalogRows:
 
 def read_catalog_print(db: TableConnection) -> tuple[str, int, str] | None:
     """A digest of what ``read_catalog_rows`` would return (dialect, rows, digest) in one
-    short row, for a caller that remembers catalogs by it: MariaDB, whose client decodes
-    the catalog's hundreds of rows in Python (PostgreSQL's costs little: None there, as on
-    SQLite and in a MariaDB upgrade with DDL, whose catalog spans two databases)."""
+    short row, for a caller that remembers catalogs by it. MariaDB: its client decodes the
+    catalog's hundreds of rows in Python. PostgreSQL: ``pg_get_expr`` (the defaults as text)
+    costs most of the catalog's time, as it opens each table; the digest is made of what
+    determines it instead (the stored expression, ``adbin``, and the type's ids for
+    ``format_type``), and planned per connection as the catalog is. None on SQLite and in a
+    MariaDB upgrade with DDL, whose catalog spans two databases."""
+    if db.dialect == "postgresql":
+        planned = getattr(db, "execute_planned", None)
+        rows = (db.execute(_PG_PRINT) if planned is None else planned("arena_catalog_print", _PG_PRINT)).rows
+        return (db.dialect, int(rows[0]["n"]), str(rows[0]["print"]))
     if db.dialect != "mysql" or getattr(db, "overlay", None) is not None:
         return None
     row = db.execute(_MYSQL_PRINT).rows[0]
@@ -187,6 +194,26 @@ _PG_CATALOG = (
     "FROM t JOIN pg_index AS i ON i.indrelid = t.oid JOIN pg_class AS x ON x.oid = i.indexrelid "
     "WHERE NOT i.indisprimary "
     "ORDER BY kind, tbl, grp, n"
+)
+
+# What determines each row of ``_PG_CATALOG``, each field quoted (NULL as NULL): the type's
+# ids (``format_type``'s arguments), the default's stored expression (``pg_get_expr``'s),
+# the primary key's columns; the index rows' own fields. One digest of them all.
+_PG_PRINT = (
+    "WITH t AS (SELECT c.oid, c.relname::text AS relname FROM pg_class AS c "
+    "WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p')), "
+    "r AS (SELECT concat_ws(',', 'c', " + ", ".join(f"quote_nullable({f}::text)" for f in (
+        "t.relname", "a.attnum", "a.attname", "a.atttypid", "a.atttypmod", "a.attnotnull",
+        "a.attidentity", "a.attgenerated", "p.indkey", "d.adbin")) + ") AS x "
+    "FROM t JOIN pg_attribute AS a ON a.attrelid = t.oid "
+    "LEFT JOIN pg_attrdef AS d ON d.adrelid = t.oid AND d.adnum = a.attnum "
+    "LEFT JOIN pg_index AS p ON p.indrelid = t.oid AND p.indisprimary "
+    "WHERE a.attnum > 0 AND NOT a.attisdropped "
+    "UNION ALL SELECT concat_ws(',', 'i', " + ", ".join(f"quote_nullable({f}::text)" for f in (
+        "t.relname", "x.relname", "i.indkey", "i.indisunique")) + ") "
+    "FROM t JOIN pg_index AS i ON i.indrelid = t.oid JOIN pg_class AS x ON x.oid = i.indexrelid "
+    "WHERE NOT i.indisprimary) "
+    "SELECT COUNT(*) AS n, md5(string_agg(x, '|' ORDER BY x)) AS print FROM r"
 )
 
 

@@ -6,8 +6,9 @@ after it ends; the server releases it too when a connection dies. An action cost
 trips beside its own statements: ``GET_LOCK; USE; START TRANSACTION`` in one, ``COMMIT; DO
 RELEASE_LOCK`` in the other (the connection allows several statements per command for these
 two only: ``execute`` refuses a text holding a second statement, as MariaDB did before). MariaDB commits DDL
-implicitly, so an upgrade with DDL works on copies of the tables it writes and swaps them in with one
-atomic ``RENAME TABLE`` (see ``MySQLStore.upgrading``).
+implicitly, so an upgrade that only adds columns does so in place and undoes them on failure
+(``MySQLStore.adding_columns``, ``mysql_columns``), and one with other DDL works on copies of
+the tables it writes and swaps them in with one atomic ``RENAME TABLE`` (``MySQLStore.upgrading``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,14 @@ from pymysql.constants import CLIENT, FIELD_TYPE
 
 from framework.core.errors import StorageUnavailableError
 from framework.storage.base import DDLNeededError, Result, Target
+from framework.storage.mysql_columns import (
+    DELETE_UNDO,
+    UNDO_KEY,
+    UNDO_PROBE,
+    InPlaceColumns,
+    read_undo,
+    undo_statements,
+)
 from framework.storage.mysql_overlay import Overlay
 from framework.storage.pool import ConnectionPool
 from framework.storage.sql.ddl import copy_table_sql
@@ -126,6 +135,8 @@ class MySQLTableConnection:
         self.ddl_refused = False
         # In an upgrade with DDL: the work database over the live one (mysql_overlay).
         self.overlay: Overlay | None = None
+        # In an upgrade that adds columns in place (``MySQLStore.adding_columns``).
+        self.columns: InPlaceColumns | None = None
         self._cur = raw.cursor()
         self._first: tuple[str, list[dict[str, Any]]] | None = None  # first_read and its rows
 
@@ -147,6 +158,12 @@ class MySQLTableConnection:
         ``rowcount`` of an UPDATE is the rows it matched (read from the server's info
         message), as on the other backends; ``affected`` is the rows it changed, as mysqli
         counts them on BGA."""
+        if self.columns is not None:
+            if _is_ddl(sql):
+                self.columns.add(self, sql, params)  # sent with the body's next statement
+                return Result([], 0, None, 0, 0)
+            self.columns.flush(self)
+            self.columns.note(sql)
         cur = self._run(sql, params) if self.overlay is None else self.overlay.run(self, sql, params)
         if cur.description is None:
             affected = cur.rowcount
@@ -164,6 +181,15 @@ class MySQLTableConnection:
     def run_statement(self, sql: str, params: Sequence[Any] | None) -> Any:
         """One statement as it is (no overlay), its cursor returned (for the overlay)."""
         return self._run(sql, params)
+
+    def run_several(self, sql: str) -> None:
+        """Statements of the framework's own sent as they are in one round trip, every
+        answer read (raises the first failure)."""
+        self._drain(self._run(sql, None, True))
+
+    def forget_shapes(self) -> None:
+        """Before DDL the connection does not see as such: no table's shapes are known."""
+        self._shapes.clear()
 
     def _run(self, sql: str, params: Sequence[Any] | None, several: bool = False) -> Any:
         """Send ``sql``; only the store's own transaction commands (``several``) may hold more
@@ -210,12 +236,13 @@ class MySQLTableConnection:
         names = [d[0] for d in cur.description or ()]
         return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
 
-    def _drain(self, cur: Any) -> None:
+    def _drain(self, cur: Any, sets: int | None = None) -> None:
         """Read the remaining result sets of a command of several statements (raises the
-        first failed statement's error)."""
+        first failed statement's error); ``sets``: only that many."""
         try:
-            while cur.nextset():
-                pass
+            while (sets is None or sets > 0) and cur.nextset():
+                if sets is not None:
+                    sets -= 1
         except (pymysql.err.InterfaceError, pymysql.err.OperationalError) as exc:
             failure = self._failure(exc)
             if failure is exc:
@@ -256,6 +283,8 @@ class MySQLTableConnection:
         overlay.real.add(target)
 
     def dbapi_connection(self) -> Any:
+        if self.columns is not None:  # its statements are not seen: on a copy
+            raise self.columns.refuse("Alembic's operations")
         if self.refuse_ddl:  # only Alembic's DDL wants it
             self.ddl_refused = True
             raise DDLNeededError("Alembic's operations in an upgrade run in place")
@@ -320,10 +349,13 @@ class MySQLTableConnection:
             self.broken = True
 
     def open(self, lock_name: str | None, wait_s: float, database: str, write: bool,
-             first_read: str | None = None) -> None:
+             probe: str | None = None, first_read: str | None = None) -> list[tuple[Any, ...]]:
         """Take the table's lock (``lock_name``, writers), select ``database`` and start the
         transaction, in one round trip; every result set is read and ``GET_LOCK``'s answer
-        checked. On failure nothing is held: no lock, no transaction.
+        checked. On failure nothing is held: no lock, no transaction. ``probe``: one more
+        read (no parameters), sent after ``USE`` and before the transaction starts; its rows
+        are returned (an upgrade's look for an unfinished one, ``mysql_columns``). ``first_read``:
+        the transaction's first read, last in the same round trip (``TableStore.connect``).
 
         Raises:
             StorageUnavailableError: the lock stayed busy for ``wait_s`` seconds
@@ -334,6 +366,8 @@ class MySQLTableConnection:
         # USE every time, in the same round trip: a session whose database was dropped (by
         # this process or another, then made again) has none selected, whatever it last USEd.
         parts.append(f"USE {quote(database)}")
+        if probe is not None:
+            parts.append(probe if lock_name is None else probe.replace("%", "%%"))
         parts.append("START TRANSACTION" if write else "START TRANSACTION READ ONLY")
         if first_read is not None:  # the transaction's first read: after the lock is held
             parts.append(first_read)
@@ -349,6 +383,10 @@ class MySQLTableConnection:
                 busy = self.lock_name is None
             else:
                 busy = False
+            probed: list[tuple[Any, ...]] = []
+            if probe is not None:
+                self._drain(cur, 2 if lock_name is not None else 1)  # to the probe's rows
+                probed = list(cur.fetchall())
             if first_read is not None:
                 self._first = (first_read, self._last_rows(cur))
             else:
@@ -366,12 +404,20 @@ class MySQLTableConnection:
             self.rollback()
             raise StorageUnavailableError("The table is busy; your move was not applied. Try again.",
                                           "table_busy")
+        return probed
 
-    def finish(self, commit: bool) -> None:
+    def finish(self, commit: bool, first: str | None = None) -> None:
         """``COMMIT`` (or ``ROLLBACK``) and the lock's release in one round trip. If the
         commit fails the release did not run: it is sent alone (or the connection dropped,
-        which releases it), and the error raised."""
+        which releases it), and the error raised. ``first``: a statement of the transaction
+        sent in the same round trip, before its commit (no parameters, no ``%``)."""
+        if first is not None and (self.lock_name is None or self.broken):
+            if not self.broken:
+                self._run(first, None)
+            first = None
         end = "COMMIT" if commit else "ROLLBACK"
+        if first is not None:
+            end = f"{first}; {end}"
         if self.broken:  # the session is gone, and its transaction and lock with it
             self.lock_name = None
             if commit:
@@ -385,6 +431,8 @@ class MySQLTableConnection:
             return
         try:
             cur = self._run(f"{end}; DO RELEASE_LOCK(%s)", (self.lock_name,), True)
+            if first is not None:
+                self._drain(cur, 1)  # COMMIT's answer: raises if it failed
         except BaseException:  # the end failed, so the release did not run
             if commit:
                 self.release_quietly()
@@ -462,12 +510,21 @@ class MySQLStore:
 
     @contextmanager
     def _session(self, conn: MySQLTableConnection, table_id: int, write: bool,
-                 database: str | None = None, first_read: str | None = None
-                 ) -> Iterator[MySQLTableConnection]:
+                 database: str | None = None, recover: bool = False,
+                 first_read: str | None = None) -> Iterator[MySQLTableConnection]:
         """Lock (writers), select the database and begin (and ``first_read``) in one round
-        trip; run one transaction; commit (or roll back) and unlock in another."""
+        trip; run one transaction; commit (or roll back) and unlock in another. ``recover``
+        (an upgrade): columns an unfinished upgrade added in place are dropped first
+        (``mysql_columns``)."""
         name = self.database(table_id)
-        conn.open(name if write else None, self.lock_wait_s, database or name, write, first_read)
+        journal = conn.open(name if write else None, self.lock_wait_s, database or name, write,
+                            probe=UNDO_PROBE if recover else None, first_read=first_read)
+        if journal:
+            try:
+                self._recover(conn, journal[0][0], None, restart=True)
+            except BaseException:
+                conn.release_quietly()
+                raise
         conn.table_id, conn.database = table_id, database or name
         try:
             yield conn
@@ -526,6 +583,11 @@ class MySQLStore:
                 try:
                     conn.execute(f"CREATE DATABASE {quote(work)} CHARACTER SET utf8mb4", None)
                     tables, linked = self._base_tables(conn, live)
+                    if "arena_meta" in tables:  # columns an unfinished upgrade added in place
+                        journal = conn.execute(f"SELECT meta_value AS v FROM {quote(live)}.arena_meta "
+                                               "WHERE meta_key = %s", (UNDO_KEY,)).rows
+                        if journal:
+                            self._recover(conn, journal[0]["v"], live, restart=False)
                     overlay = Overlay(live, work, tables)
                     conn.use(work)
                     conn.table_id, conn.database = table_id, work
@@ -578,12 +640,70 @@ class MySQLStore:
             "WHERE CONSTRAINT_SCHEMA = %s", (database, database)).rows
         return {r["t"] for r in rows if r["k"] == "BASE TABLE"}, any(r["k"] == "FOREIGN KEY" for r in rows)
 
+    @staticmethod
+    def _recover(conn: MySQLTableConnection, journal: str | None, database: str | None,
+                 restart: bool) -> None:
+        """Drop the columns an unfinished upgrade added in place (its journal, ``journal``),
+        under the table's lock; ``restart``: a transaction was open, and is begun again."""
+        pairs = read_undo(journal)
+        log.warning("table database %s: dropping the columns of an unfinished upgrade: %s",
+                    database or conn.database, pairs)
+        conn.forget_shapes()
+        statements = undo_statements(pairs, database)
+        conn.run_several("; ".join([*statements, "START TRANSACTION"] if restart else statements))
+
+    @contextmanager
+    def adding_columns(self, table_id: int) -> Iterator[MySQLTableConnection]:
+        """An upgrade in place whose only DDL adds columns (``mysql_columns``: each written
+        down first, dropped again on failure, and by the next upgrade after a crash); any
+        other DDL, or DDL after a write, undoes everything and raises ``DDLNeededError``
+        (then ``upgrading``, on a copy)."""
+        name = self.database(table_id)
+        with self.pool.checkout(name) as conn:
+            journal = conn.open(name, self.lock_wait_s, name, True, probe=UNDO_PROBE)
+            conn.table_id, conn.database = table_id, name
+            columns = InPlaceColumns()
+            try:
+                if journal:
+                    self._recover(conn, journal[0][0], None, restart=True)
+                conn.columns = columns
+                try:
+                    yield conn
+                    columns.flush(conn)
+                finally:
+                    conn.columns = None
+                if columns.refused is not None:  # the body swallowed the refusal
+                    raise DDLNeededError(f"{columns.refused} (the error was caught)")
+            except BaseException as exc:
+                self._undo_columns(conn, columns)
+                if columns.refused is not None and not isinstance(exc, DDLNeededError):
+                    raise DDLNeededError(columns.refused) from exc
+                raise
+            conn.finish(commit=True, first=DELETE_UNDO if columns.added else None)
+
+    @staticmethod
+    def _undo_columns(conn: MySQLTableConnection, columns: InPlaceColumns) -> None:
+        """After a failure: the transaction rolled back, the columns added dropped again and
+        the journal deleted, then the lock released (a connection that fails meanwhile is
+        dropped: the journal stays for the next upgrade)."""
+        try:
+            conn.rollback()
+            if columns.added and not conn.broken:
+                conn.forget_shapes()
+                conn.run_several("; ".join(undo_statements(columns.added)))
+        except Exception as exc:
+            log.warning("table database %s: undoing the columns added failed, dropping the "
+                        "connection (the next upgrade drops them): %s", conn.database, exc)
+            conn.broken = True
+        finally:
+            conn.unlock()
+
     @contextmanager
     def _in_place(self, table_id: int) -> Iterator[MySQLTableConnection]:
         with self.pool.checkout(self.database(table_id)) as conn:
             conn.refuse_ddl, conn.ddl_refused = True, False
             try:
-                with self._session(conn, table_id, True) as db:
+                with self._session(conn, table_id, True, recover=True) as db:
                     try:
                         yield db
                     except BaseException as exc:

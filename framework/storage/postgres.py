@@ -47,6 +47,8 @@ from framework.storage.sql.shapes import SchemaShapes
 log = logging.getLogger(__name__)
 
 _INSERT = re.compile(r'\s*INSERT\s+(?:INTO\s+)?(?:"([^"]+)"|([A-Za-z_][A-Za-z0-9_]*))', re.IGNORECASE)
+_ADD_COLUMN = re.compile(r'\s*ALTER\s+TABLE\s+(?:"([^"]+)"|([A-Za-z_][A-Za-z0-9_]*))\s+ADD\s+COLUMN\s',
+                         re.IGNORECASE)
 _DDL = ("CREATE", "ALTER", "DROP", "TRUNC")
 _ROWLESS = ("UPDATE", "DELETE", "INSERT")  # the statements that may be prepared (module doc)
 _RETURNING = re.compile(r"\bRETURNING\b", re.IGNORECASE)
@@ -116,7 +118,11 @@ class PostgresTableConnection:
                 prepare = False
         cur = self._run(sql, params, prepare)
         if head.startswith(_DDL):
-            self.store.forget_identities(self.schema)
+            added = _ADD_COLUMN.match(sql)
+            if added is not None:  # one table's columns: the others' identities still hold
+                self.store.forget_identities(self.schema, added.group(1) or added.group(2).lower())
+            else:
+                self.store.forget_identities(self.schema)
         if identity is not None:
             returned = cur.fetchall()
             lastrowid = int(returned[0][0]) if returned and returned[0][0] is not None else None
@@ -372,9 +378,13 @@ class PostgresStore:
                     log.debug("closing a broken connection: %s", exc)
             pool.putconn(raw)
 
-    def forget_identities(self, schema: str) -> None:
-        """Forget what was learnt of ``schema``'s tables (after DDL)."""
-        self.identities.pop(schema, None)
+    def forget_identities(self, schema: str, table: str | None = None) -> None:
+        """Forget what was learnt of ``schema``'s tables (after DDL): their shapes, and the
+        identity columns of all of them, or only of ``table`` (a column added to it)."""
+        if table is None:
+            self.identities.pop(schema, None)
+        else:
+            self.identities.get(schema, {}).pop(table, None)
         self.shapes.pop(schema, None)
 
     def _admin(self, sql: str, params: Sequence[Any] | None = None) -> list[tuple[Any, ...]]:

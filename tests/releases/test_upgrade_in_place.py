@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from framework.core.errors import BlockedError
 from framework.platform.models import GameRecord
-from framework.releases.builds import build
+from framework.releases.builds import build, version_int
 from framework.releases.deploy import deploy
 from framework.releases.migrate import in_upgrade
 from framework.releases.upgrade import background_upgrades, upgrade_all
@@ -71,7 +71,8 @@ def test_a_refused_ddl_rolls_back_even_when_the_body_catches_it(workspace: Works
         assert "extra" in db.table_names()
 
 
-def test_a_release_without_ddl_upgrades_in_place_and_one_with_ddl_on_a_copy(workspace: Workspace) -> None:
+def test_a_release_without_ddl_or_adding_columns_upgrades_in_place_and_other_ddl_on_a_copy(
+        workspace: Workspace) -> None:
     site = workspace.site
     deploy(site, GAME, build(site, GAME, now=T0)["version"])
     tid = site.runtime.create_table(GAME, 2, {"target": 2}, seed=2, mode="production")
@@ -102,9 +103,30 @@ def test_a_release_without_ddl_upgrades_in_place_and_one_with_ddl_on_a_copy(work
     with site.store.connect(tid, write=False) as db:
         assert "player_luck" in db.column_names("player")
         assert "player_luck" in db.column_names("zz_savepoint_player")
-    if ids is not None:
-        assert innodb_id(site, tid, "player") != ids  # DDL: a copy, swapped in
+    if ids is not None:  # only columns added: MariaDB adds them in place (mysql_columns)
+        assert innodb_id(site, tid, "player") == ids
     assert site.store.table_ids() == [tid]  # type: ignore[attr-defined]  # no copy left behind
+
+    workspace.append("dbmodel.sql", "\nCREATE TABLE IF NOT EXISTS `roll_log` (`roll_id` INT NOT NULL, "
+                     "PRIMARY KEY (`roll_id`)) ENGINE=InnoDB;\n"
+                     "ALTER TABLE `player` ADD `player_mood` INT NOT NULL DEFAULT '0';\n")
+    workspace.edit("game.py", "if from_version < 9999999999:", f"if from_version < {version_int(c)}:")
+    workspace.append("game.py", MOOD_AND_ROLLS)
+    workspace.commit("D: a column and a table")
+    d = build(site, GAME, now=T0.replace(hour=17))["version"]
+    assert deploy(site, GAME, d, block=True)["upgrade"]["upgraded"] == 1
+    with site.store.connect(tid, write=False) as db:
+        assert "roll_log" in db.table_names() and "player_mood" in db.column_names("zz_replay2_player")
+    if ids is not None:  # a table created too: a copy of what it writes, swapped in
+        assert innodb_id(site, tid, "player") != ids
+    assert site.store.table_ids() == [tid]  # type: ignore[attr-defined]
+
+
+MOOD_AND_ROLLS = '''
+        if from_version < 9999999999:
+            self.migrate.add_column("player", "player_mood", "INT NOT NULL DEFAULT 0")
+            self.db_query("CREATE TABLE IF NOT EXISTS `roll_log` (`roll_id` INT NOT NULL, PRIMARY KEY (`roll_id`))")
+'''
 
 
 def test_a_lazy_upgrade_with_ddl_never_copies_inside_a_move(workspace: Workspace) -> None:
