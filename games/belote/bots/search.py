@@ -92,17 +92,20 @@ def belote_points(hands: Sequence[int], code: int) -> tuple[int, int]:
 
 def score_difference(rules: Rules, contract: Contract, dealt: Sequence[int],
                      points: Sequence[int], team: int, first_leader: int,
+                     tricks: Sequence[int] | None = None,
                      taker_tricks: int | None = None) -> float:
     """``team``'s hand score minus the other team's, for a hand whose card points (dix de
     der included) end as ``points`` from the deal ``dealt`` (scored with `score_hand`).
-    ``taker_tricks``: the tricks the taker took alone (a générale); when unknown, a capot
-    of the takers counts as the taker's own."""
-    if points[0] == 162:
-        tricks = (8, 0)
-    elif points[1] == 162:
-        tricks = (0, 8)
-    else:
-        tricks = (4, 4)
+    ``tricks``: per team, when known (else guessed from the points: a capot or not);
+    ``taker_tricks``: the tricks the taker took alone (a générale), when known (else a capot
+    of the takers counts as the taker's own)."""
+    if tricks is None:
+        if points[0] == 162:
+            tricks = (8, 0)
+        elif points[1] == 162:
+            tricks = (0, 8)
+        else:
+            tricks = (4, 4)
     if taker_tricks is None:
         taker_tricks = tricks[contract.taker_team]
     announced: list[list[Announcement]] = [[], [], [], []]
@@ -267,7 +270,8 @@ class SearchBot:
         first_leader = (view.dealer + 1) % 4
         team = view.seat & 1
         return sum(score_difference(view.rules, contract, deal, outcome.points, team,
-                                    first_leader, outcome.seat_tricks[contract.taker])
+                                    first_leader, outcome.tricks,
+                                    outcome.seat_tricks[contract.taker])
                    for deal, outcome in results) / len(results)
 
     def _classic_bid(self, view: SeatView, legal: list[Bid]) -> Bid:
