@@ -66,6 +66,8 @@ class SearchBudget:
             remain (the greedy playout before that).
         bid_margin: how much a bid's expected score must beat passing by (the playouts
             are optimistic for whoever acts on them).
+        hint_tries: random draws per sampled deal, the one that fits the bids best kept
+            (`sampling.sample_deals`): more draws follow the bids more closely.
         time_limit: seconds per decision, or None (deterministic: the samples alone).
     """
 
@@ -75,6 +77,7 @@ class SearchBudget:
     bid_samples: int = 64
     solve_tricks: int = 3
     bid_margin: float = 10.0
+    hint_tries: int = 6
     time_limit: float | None = None
 
 
@@ -197,7 +200,7 @@ class SearchBot:
         remaining_tricks = 8 - facts.played // 4
         deals = sample_deals(self.rng, facts.hidden, room, facts.forbidden, facts.held,
                              self.card_samples(len(candidates), remaining_tricks), hints,
-                             extra=facts.played_by)
+                             extra=facts.played_by, tries=self.budget.hint_tries)
         use_solver = remaining_tricks <= self.budget.solve_tricks
         optional = view.rules.undertrump == "optional"
         first_leader = (view.dealer + 1) % 4
@@ -250,7 +253,7 @@ class SearchBot:
         extra[view.seat] = mine
         code = None if view.turned is None else int(view.turned.suit)
         deals = sample_deals(self.rng, FULL_DECK_MASK & ~mine, room, (0, 0, 0, 0), held, count,
-                             _bid_hints(view, code), extra=extra)
+                             _bid_hints(view, code), extra=extra, tries=self.budget.hint_tries)
         for deal in deals:
             deal[view.seat] |= mine
         return deals
