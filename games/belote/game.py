@@ -27,7 +27,9 @@ from .options import LEGACY_VALUES, GameLength, game_length, rules_from_options
 from .records import parse_record, record_from_state
 from .rules import (
     ALL_TRUMPS,
+    CAPOT_VALUE,
     CARDS,
+    GENERALE_VALUE,
     Bid,
     Bidding,
     BidKind,
@@ -127,6 +129,9 @@ def _contree_bid_refusal(bidding: ContreeBidding, bid: Bid, rules: Rules) -> Use
     if is_all_or_none and not rules.all_no_trumps:
         return UserError(clienttranslate("All trumps and no trumps are not played at this table"),
                          "no_all_no_trumps")
+    if bid.value == GENERALE_VALUE and not rules.generale:
+        return UserError(clienttranslate("The générale is not played at this table"),
+                         "no_generale")
     if best is not None and best.value is not None and bid.value is not None and bid.value <= best.value:
         return UserError(clienttranslate("You must bid more than ${value}"), "bid_too_low",
                          value=best.value)
@@ -564,8 +569,11 @@ class Belote(Table):
                                     i18n=["trump_name"], **who)
         elif bid.kind is BidKind.VALUE:
             assert bid.trump is not None
-            if bid.value == 250:
+            if bid.value == CAPOT_VALUE:
                 log = clienttranslate("${player_name} bids capot at ${trump_name}")
+            elif bid.value == GENERALE_VALUE:
+                log = clienttranslate("${player_name} bids the générale at ${trump_name}: to take "
+                                      "all eight tricks alone")
             else:
                 log = clienttranslate("${player_name} bids ${value} ${trump_name}")
             self.notify_all_players("bid", log, value=bid.value, trump_name=material.trump_name(bid.trump),
@@ -886,7 +894,10 @@ class Belote(Table):
             self.notify_all_players("handOutcome", clienttranslate(
                 "Contention: ${points} points are held until the next hand is won"),
                 outcome="contention", points=score.carry_out, **taker)
-        if score.capot_team is not None:
+        if contract.is_generale_bid and score.outcome == "made":
+            self.notify_all_players("capot", clienttranslate(
+                "Générale! ${player_name} takes all eight tricks alone"), **taker)
+        elif score.capot_team is not None:
             self.notify_all_players("capot", clienttranslate(
                 "Capot! ${player_name} and ${partner_name} take all eight tricks"),
                 **self._team_args(score.capot_team))

@@ -9,6 +9,7 @@ from framework.i18n import clienttranslate
 
 from .rules import (
     CAPOT_VALUE,
+    GENERALE_VALUE,
     Announcement,
     Card,
     Contract,
@@ -107,6 +108,12 @@ _CONTREE_NAMES = (
     clienttranslate("${value} ${trump_name}, coinched"),
     clienttranslate("${value} ${trump_name}, surcoinched"),
 )
+_GENERALE_NAMES = (
+    clienttranslate("générale at ${trump_name}"),
+    clienttranslate("générale at ${trump_name}, coinched"),
+    clienttranslate("générale at ${trump_name}, surcoinched"),
+)
+
 _CAPOT_NAMES = (
     clienttranslate("capot at ${trump_name}"),
     clienttranslate("capot at ${trump_name}, coinched"),
@@ -150,4 +157,6 @@ def contract_name(contract: Contract) -> dict[str, Any]:
         return {"log": "${trump_name}", "args": args}
     if contract.value == CAPOT_VALUE:
         return {"log": _CAPOT_NAMES[contract.coinche], "args": args}
+    if contract.value == GENERALE_VALUE:
+        return {"log": _GENERALE_NAMES[contract.coinche], "args": args}
     return {"log": _CONTREE_NAMES[contract.coinche], "args": {**args, "value": contract.value}}

@@ -19,7 +19,7 @@ from .rules import Rules
 
 VARIANT, TARGET, UNDERTRUMP, ALL_NO_TRUMPS, SECOND_ROUND_ANY_SUIT = 100, 101, 102, 103, 104
 ANNOUNCEMENTS, ANNOUNCE_TIE, RAISE_SEQUENCE, BELOTE_TO_DEFENCE, MULTIPLIER = 105, 106, 107, 108, 109
-CONTREE_SCORING, ROUND_POINTS, LITIGE_AT_END = 110, 111, 112
+CONTREE_SCORING, ROUND_POINTS, LITIGE_AT_END, GENERALE = 110, 111, 112, 113
 
 CLASSIC, CONTREE = 1, 2
 OFF, ON = 1, 2
@@ -31,7 +31,7 @@ USUAL_POINTS = {CLASSIC: 1000, CONTREE: 701}
 
 #: The value a table created before an option existed plays with (what Arena did then).
 LEGACY_VALUES: dict[int, int] = {
-    CONTREE_SCORING: SCORING_BGA, ROUND_POINTS: OFF, LITIGE_AT_END: LITIGE_LOST,
+    CONTREE_SCORING: SCORING_BGA, ROUND_POINTS: OFF, LITIGE_AT_END: LITIGE_LOST, GENERALE: OFF,
 }
 
 
@@ -202,6 +202,17 @@ OPTIONS = [
         displaycondition=_CONTREE_ONLY,
     ),
     Option(
+        GENERALE, "generale", clienttranslate("Contrée: the générale"),
+        values={
+            OFF: OptionValue(clienttranslate("No"), clienttranslate("Bids go up to capot")),
+            ON: OptionValue(clienttranslate("Yes"),
+                            clienttranslate("A player may bid the générale (500): to take all "
+                                            "eight tricks alone, without the partner winning one")),
+        },
+        default=OFF,
+        displaycondition=_CONTREE_ONLY,
+    ),
+    Option(
         LITIGE_AT_END, "litige_at_end", clienttranslate("Points held at the end of the game"),
         values={
             LITIGE_LOST: OptionValue(clienttranslate("Lost"),
@@ -269,6 +280,7 @@ def rules_from_options(option: Callable[[str], int]) -> Rules:
         announce_tie="nobody" if option("announce_tie") == 2 else "nearest",
         contree_scoring="ffb" if option("contree_scoring") == SCORING_FFB else "bga",
         round_points=option("round_points") == ON,
+        generale=option("generale") == ON,
         litige_at_end="played_out" if option("litige_at_end") == LITIGE_PLAYED_OUT else "lost",
         target=length.amount if length.kind == "points" else Rules().target,
     )

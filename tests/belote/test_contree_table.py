@@ -13,7 +13,7 @@ import pytest
 
 from framework.testing import GameHarness, TestTable
 from games.belote.game import Belote
-from games.belote.options import CONTREE_SCORING, LITIGE_AT_END, ROUND_POINTS
+from games.belote.options import CONTREE_SCORING, GENERALE, LITIGE_AT_END, ROUND_POINTS
 from games.belote.rules import ALL_TRUMPS, Contract, Rules, detect_announcements, parse_cards
 from games.belote.rules.scoring import score_hand
 from tests.belote.test_game import check_finished_game, check_hidden_information, random_choice
@@ -40,17 +40,17 @@ def test_new_tables_play_the_new_defaults(harness: GameHarness) -> None:
 def test_a_table_from_before_the_new_options_keeps_its_rules(harness: GameHarness) -> None:
     t = harness.create_table(players=4, seed=1, options={"variant": 2})
     with t.with_table() as table:
-        table.db_query("DELETE FROM global WHERE global_id IN (%s, %s, %s)",
-                       (CONTREE_SCORING, ROUND_POINTS, LITIGE_AT_END))
+        table.db_query("DELETE FROM global WHERE global_id IN (%s, %s, %s, %s)",
+                       (CONTREE_SCORING, ROUND_POINTS, LITIGE_AT_END, GENERALE))
     rules = t.data(None)["rules"]
-    assert (rules["contree_scoring"], rules["round_points"], rules["litige_at_end"]) == \
-        ("bga", False, "lost")
+    assert (rules["contree_scoring"], rules["round_points"], rules["litige_at_end"],
+            rules["generale"]) == ("bga", False, "lost", False)
     with t.with_table() as table:
         assert isinstance(table, Belote)
         table.upgrade_table_db(0)
     assert {row["global_id"]: row["global_value"] for row in t.query(
         "SELECT global_id, global_value FROM global WHERE global_id >= 110")} == \
-        {CONTREE_SCORING: 1, ROUND_POINTS: 1, LITIGE_AT_END: 1}
+        {CONTREE_SCORING: 1, ROUND_POINTS: 1, LITIGE_AT_END: 1, GENERALE: 1}
     assert t.data(None)["rules"]["contree_scoring"] == "bga"
 
 

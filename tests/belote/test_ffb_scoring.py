@@ -54,7 +54,7 @@ def test_the_records_cover_every_rule() -> None:
         "failed-belote-kept", "coinche-made-defence-belote", "belote-counts-for-the-contract",
         "unbid-capot", "capot-bid-made", "capot-bid-failed", "made-with-announcement",
         "failed-announcements-to-defence", "coinche-made-with-announcement", "rounded-86-76",
-        "rounded-85-77"}
+        "rounded-85-77", "generale-made", "generale-failed-partner-trick"}
 
 
 def test_the_issues_cases() -> None:

@@ -131,13 +131,13 @@ def test_contree_raise_sequence(harness: GameHarness) -> None:
 def test_bots_play_contree_with_every_option(harness: GameHarness) -> None:
     options = {**CONTREE, "raise_sequence": 2, "belote_to_defence": 2, "multiplier": 2,
                "all_no_trumps": 2, "announcements": 2, "announce_tie": 2, "undertrump": 2,
-               "contree_scoring": 1, "round_points": 2}
+               "contree_scoring": 1, "round_points": 2, "generale": 2}
     t = harness.create_table(players=4, seed=25, options=options, bots=BOTS)
     check_finished_game(t)  # every hand record replays, with these rules, to the sheet's score
     assert t.data(None)["rules"] == Rules(
         variant="contree", undertrump="optional", all_no_trumps=True, contree_raise_sequence=True,
         belote_to_defence_on_failed=True, multiplier="whole", announcements=True,
-        announce_tie="nobody", second_round_any_suit=True, round_points=True,
+        announce_tie="nobody", second_round_any_suit=True, round_points=True, generale=True,
         litige_at_end="played_out", target=701).to_dict()
 
 
@@ -214,7 +214,7 @@ def test_option_defaults_and_legacy_values() -> None:
         "variant": 100, "target": 101, "undertrump": 102, "all_no_trumps": 103,
         "second_round_any_suit": 104, "announcements": 105, "announce_tie": 106,
         "raise_sequence": 107, "belote_to_defence": 108, "multiplier": 109,
-        "contree_scoring": 110, "round_points": 111, "litige_at_end": 112}
+        "contree_scoring": 110, "round_points": 111, "litige_at_end": 112, "generale": 113}
     assert {pref.key: pref.id for pref in PREFERENCES} == {"card_faces": 100, "sort_order": 101}
 
 

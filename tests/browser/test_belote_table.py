@@ -302,3 +302,34 @@ def test_contree_bidding_box_coinche_and_surcoinche(chromium: Browser, live: dic
     assert not PAGE_ERRORS
     for p in pages.values():
         p.context.close()
+
+
+def test_contree_bidding_box_offers_the_generale_with_its_option(chromium: Browser,
+                                                                 live: dict[str, Any]) -> None:
+    rt = live["runtime"]
+    table_id = rt.create_table("belote", 4, options={"variant": 2, "generale": 2},
+                               seed="browser-generale")
+    pages = open_players(chromium, live, table_id)
+    t = Table(live, table_id, pages)
+    t.settle_all()
+    bidder = t.data()["gamestate"]["active_player"]
+    page = pages[bidder]
+    amount = page.locator('#bt-bidbox [data-amount="generale"]')
+    expect(amount).to_have_text("Générale")  # the highest bid, after capot
+    page.click('#bt-bidbox [data-amount="generale"]')
+    page.click('#bt-bidbox [data-bid="generale:H"]')
+    wait_until(lambda: t.data()["gamestate"]["active_player"] != bidder, what="the générale bid")
+    logs = [e["log"] for e in rt.events(table_id, None, 0)]
+    assert any("bids the générale at hearts" in log for log in logs)
+    for _ in range(3):  # the three others pass
+        active = int(t.data()["gamestate"]["active_player"])
+        t.settled(active)
+        move = t.data()["move"]
+        pages[active].click("#bt-bid-pass")
+        wait_until(lambda move=move: t.data()["move"] != move, what="a pass")
+    wait_until(lambda: t.data()["gamestate"]["name"] == "playerTurn", what="the contract")
+    t.settle_all()
+    expect(pages[bidder].locator("#bt-contract")).to_contain_text("Générale")
+    assert not PAGE_ERRORS
+    for page in pages.values():
+        page.context.close()

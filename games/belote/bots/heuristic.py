@@ -64,16 +64,24 @@ def coinche_gain(rules: Rules, contract: Contract, defender: int, defence: float
     made_points = int(min(162, max(value, expected)))
     failed_points = int(max(0, min(value - 10, expected)))
     team = defender % 2
+    slam = contract.is_capot_bid or contract.is_generale_bid
     gains = []
     for coinche in (0, 1):
         doubled = Contract(contract.trump, contract.taker, contract.value, coinche)
         outcome = 0.0
-        for share, points in ((1 - failure, made_points), (failure, failed_points)):
+        for share, points, made in ((1 - failure, made_points, True),
+                                    (failure, failed_points, False)):
+            if slam and made:  # a capot or a générale is made by the taker's eight tricks
+                points = 162
             taker_points = [0, 0]
             taker_points[contract.taker_team] = points
             taker_points[1 - contract.taker_team] = 162 - points
-            score = score_hand(doubled, rules, card_points=taker_points,
-                               tricks_won=(4, 4)).hand_score
+            tricks = [4, 4]
+            if slam and made:
+                tricks = [0, 0]
+                tricks[contract.taker_team] = 8
+            score = score_hand(doubled, rules, card_points=taker_points, tricks_won=tricks,
+                               taker_tricks=tricks[contract.taker_team] if made else 0).hand_score
             outcome += share * (score[team] - score[1 - team])
         gains.append(outcome)
     return gains[1] - gains[0]

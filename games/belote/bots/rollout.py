@@ -15,11 +15,13 @@ from .tables import HIGHEST, KEYS, ORDER, POINTS, SUITS, indices
 
 
 class Outcome(NamedTuple):
-    """Card points (dix de der included) and tricks per team, and the last trick's team."""
+    """Card points (dix de der included) and tricks per team, the last trick's team, and
+    tricks per seat."""
 
     points: tuple[int, int]
     tricks: tuple[int, int]
     last_team: int
+    seat_tricks: tuple[int, int, int, int] = (0, 0, 0, 0)
 
 
 _bits = indices
@@ -134,6 +136,7 @@ def playout(hands: list[int], code: int, leader: int, trick: list[int], played: 
     keys, points = KEYS[code], POINTS[code]
     won_points = [0, 0]
     won_tricks = [0, 0]
+    seat_tricks = [0, 0, 0, 0]
     last_team = 0
     trick = list(trick)
     while played < 32:
@@ -170,6 +173,8 @@ def playout(hands: list[int], code: int, leader: int, trick: list[int], played: 
             last_team = win_seat & 1
         won_points[win_seat & 1] += total
         won_tricks[win_seat & 1] += 1
+        seat_tricks[win_seat] += 1
         leader = win_seat
         trick = []
-    return Outcome((won_points[0], won_points[1]), (won_tricks[0], won_tricks[1]), last_team)
+    return Outcome((won_points[0], won_points[1]), (won_tricks[0], won_tricks[1]), last_team,
+                   (seat_tricks[0], seat_tricks[1], seat_tricks[2], seat_tricks[3]))

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ..rules import (
     FULL_DECK_MASK,
+    GENERALE_VALUE,
     Announcement,
     Bid,
     BidKind,
@@ -29,7 +30,7 @@ from ..rules import (
     trump_from_code,
 )
 from .knowledge import knowledge_of
-from .rollout import playout
+from .rollout import Outcome, playout
 from .sampling import BidHint, sample_deals
 from .solver import Solver
 from .strength import hand_strength
@@ -42,6 +43,9 @@ TAKER_STRENGTH = 6.0
 """Classic: `hand_strength` (whole hand) the taker is assumed to hold in the trump."""
 PASSER_STRENGTH = 8.5
 """Classic: `hand_strength` a player who passed is assumed to lack in the suit passed."""
+GENERALE_SHARE = 0.9
+"""Contrée: the générale is considered only when the seat takes all eight tricks alone in
+this share of the sampled playouts (they see every hand: they are optimistic)."""
 COINCHE_STRENGTH = 3.5
 """`hand_strength` in the contract's trump a player who coinches is assumed to hold."""
 
@@ -62,6 +66,8 @@ class SearchBudget:
             remain (the greedy playout before that).
         bid_margin: how much a bid's expected score must beat passing by (the playouts
             are optimistic for whoever acts on them).
+        hint_tries: random draws per sampled deal, the one that fits the bids best kept
+            (`sampling.sample_deals`): more draws follow the bids more closely.
         time_limit: seconds per decision, or None (deterministic: the samples alone).
     """
 
@@ -71,6 +77,7 @@ class SearchBudget:
     bid_samples: int = 64
     solve_tricks: int = 3
     bid_margin: float = 10.0
+    hint_tries: int = 6
     time_limit: float | None = None
 
 
@@ -87,22 +94,30 @@ def belote_points(hands: Sequence[int], code: int) -> tuple[int, int]:
 
 
 def score_difference(rules: Rules, contract: Contract, dealt: Sequence[int],
-                     points: Sequence[int], team: int, first_leader: int) -> float:
+                     points: Sequence[int], team: int, first_leader: int,
+                     tricks: Sequence[int] | None = None,
+                     taker_tricks: int | None = None) -> float:
     """``team``'s hand score minus the other team's, for a hand whose card points (dix de
-    der included) end as ``points`` from the deal ``dealt`` (scored with `score_hand`)."""
-    if points[0] == 162:
-        tricks = (8, 0)
-    elif points[1] == 162:
-        tricks = (0, 8)
-    else:
-        tricks = (4, 4)
+    der included) end as ``points`` from the deal ``dealt`` (scored with `score_hand`).
+    ``tricks``: per team, when known (else guessed from the points: a capot or not);
+    ``taker_tricks``: the tricks the taker took alone (a générale), when known (else a capot
+    of the takers counts as the taker's own)."""
+    if tricks is None:
+        if points[0] == 162:
+            tricks = (8, 0)
+        elif points[1] == 162:
+            tricks = (0, 8)
+        else:
+            tricks = (4, 4)
+    if taker_tricks is None:
+        taker_tricks = tricks[contract.taker_team]
     announced: list[list[Announcement]] = [[], [], [], []]
     if rules.announcements:
         announced = [detect_announcements(dealt[seat], seat) for seat in range(4)]
     code = trump_code(contract.trump)
     score = score_hand(contract, rules, card_points=points, tricks_won=tricks,
                        belote=belote_points(dealt, code), announcements=announced,
-                       first_leader=first_leader).hand_score
+                       first_leader=first_leader, taker_tricks=taker_tricks).hand_score
     return float(score[team] - score[1 - team])
 
 
@@ -185,7 +200,7 @@ class SearchBot:
         remaining_tricks = 8 - facts.played // 4
         deals = sample_deals(self.rng, facts.hidden, room, facts.forbidden, facts.held,
                              self.card_samples(len(candidates), remaining_tricks), hints,
-                             extra=facts.played_by)
+                             extra=facts.played_by, tries=self.budget.hint_tries)
         use_solver = remaining_tricks <= self.budget.solve_tricks
         optional = view.rules.undertrump == "optional"
         first_leader = (view.dealer + 1) % 4
@@ -238,27 +253,29 @@ class SearchBot:
         extra[view.seat] = mine
         code = None if view.turned is None else int(view.turned.suit)
         deals = sample_deals(self.rng, FULL_DECK_MASK & ~mine, room, (0, 0, 0, 0), held, count,
-                             _bid_hints(view, code), extra=extra)
+                             _bid_hints(view, code), extra=extra, tries=self.budget.hint_tries)
         for deal in deals:
             deal[view.seat] |= mine
         return deals
 
     def _playouts(self, view: SeatView, deals: Sequence[list[int]], code: int,
-                  taker: int) -> list[tuple[list[int], tuple[int, int]]]:
-        """The deals with the card points each team makes in ``code`` (taker ``taker``)."""
+                  taker: int) -> list[tuple[list[int], Outcome]]:
+        """The deals with how each plays out in ``code`` (taker ``taker``)."""
         leader = (view.dealer + 1) % 4
         optional = view.rules.undertrump == "optional"
-        return [(deal, playout(list(deal), code, leader, [], 0, taker & 1, optional).points)
+        return [(deal, playout(list(deal), code, leader, [], 0, taker & 1, optional))
                 for deal in deals]
 
     def _expected(self, view: SeatView, contract: Contract,
-                  results: Sequence[tuple[list[int], tuple[int, int]]]) -> float:
+                  results: Sequence[tuple[list[int], Outcome]]) -> float:
         if not results:
             return 0.0
         first_leader = (view.dealer + 1) % 4
         team = view.seat & 1
-        return sum(score_difference(view.rules, contract, deal, points, team, first_leader)
-                   for deal, points in results) / len(results)
+        return sum(score_difference(view.rules, contract, deal, outcome.points, team,
+                                    first_leader, outcome.tricks,
+                                    outcome.seat_tricks[contract.taker])
+                   for deal, outcome in results) / len(results)
 
     def _classic_bid(self, view: SeatView, legal: list[Bid]) -> Bid:
         assert view.turned is not None
@@ -318,11 +335,15 @@ class SearchBot:
                 continue
             taker = holder if partners_trump and holder is not None else me
             results = self._playouts(view, deals, code, taker)
-            made = sorted(points[me & 1] for _, points in results)
+            made = sorted(outcome.points[me & 1] for _, outcome in results)
             reach = made[len(made) * 3 // 4]  # what the side makes in a good quarter of deals
+            alone = sum(outcome.seat_tricks[me] == 8 for _, outcome in results) / len(results)
             trump = trump_from_code(code)
             for bid in bids:
-                if bid.value is None or (bid.value > reach + 10 and bid is not bids[0]):
+                if bid.value == GENERALE_VALUE:
+                    if alone < GENERALE_SHARE:
+                        continue
+                elif bid.value is None or (bid.value > reach + 10 and bid is not bids[0]):
                     continue
                 value = self._expected(view, Contract(trump, me, bid.value), results)
                 options.append((value - margin, bid))

@@ -45,6 +45,7 @@ from .trumps import (
     CARD_POINTS_TOTAL,
     CONTREE_FAILED_POINTS,
     CONTREE_VALUES,
+    GENERALE_VALUE,
     HAND_POINTS_TOTAL,
     LAST_TRICK_BONUS,
     NO_TRUMP_POINTS,
@@ -79,7 +80,8 @@ __all__ = [
     "TrumpMode", "Trump", "ALL_TRUMPS", "NO_TRUMPS", "PLAIN_POINTS", "TRUMP_POINTS", "NO_TRUMP_POINTS",
     "ALL_TRUMP_POINTS", "PLAIN_ORDER", "TRUMP_ORDER", "SEQUENCE_ORDER", "LAST_TRICK_BONUS",
     "CARD_POINTS_TOTAL", "HAND_POINTS_TOTAL", "CAPOT_POINTS", "BELOTE_POINTS", "CONTREE_FAILED_POINTS",
-    "CONTREE_VALUES", "CAPOT_VALUE", "trump_code", "trump_from_code", "trump_from_str", "trump_to_str",
+    "CONTREE_VALUES", "CAPOT_VALUE", "GENERALE_VALUE", "trump_code", "trump_from_code", "trump_from_str",
+    "trump_to_str",
     "POINTS_BY_TRUMP", "ORDER_BY_TRUMP", "BEATEN_BY", "card_points", "beats", "trick_winner", "trick_points",
     # variants
     "Variant", "UndertrumpRule", "MultiplierRule", "AnnounceTieRule", "Rules",

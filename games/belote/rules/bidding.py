@@ -14,6 +14,7 @@ from .trumps import (
     ALL_TRUMPS,
     CAPOT_VALUE,
     CONTREE_VALUES,
+    GENERALE_VALUE,
     NO_TRUMPS,
     Trump,
     TrumpMode,
@@ -21,6 +22,10 @@ from .trumps import (
     trump_to_str,
 )
 from .variants import Rules
+
+_NAMED_VALUES: dict[int, str] = {CAPOT_VALUE: "capot", GENERALE_VALUE: "generale"}
+"""Contrée values written by name in bid codes."""
+_VALUES_BY_NAME = {name: value for value, name in _NAMED_VALUES.items()}
 
 
 class BidKind(Enum):
@@ -36,7 +41,7 @@ class Bid:
     """A bidding action; ``code`` is its JSON form.
 
     Codes: ``pass``; classic ``take`` (turned suit, round 1), ``take:H`` (round 2),
-    ``all`` / ``none`` (round 3); contrée ``80:S`` .. ``160:C``, ``capot:H``, ``120:all``,
+    ``all`` / ``none`` (round 3); contrée ``80:S`` .. ``160:C``, ``capot:H``, ``generale:D``, ``120:all``,
     ``coinche``, ``surcoinche``.
     """
 
@@ -54,7 +59,7 @@ class Bid:
             return f"take:{self.trump.char}"
         if self.kind is BidKind.VALUE:
             assert self.trump is not None and self.value is not None
-            amount = "capot" if self.value == CAPOT_VALUE else str(self.value)
+            amount = _NAMED_VALUES.get(self.value, str(self.value))
             return f"{amount}:{trump_to_str(self.trump)}"
         return self.kind.value
 
@@ -69,6 +74,8 @@ class Bid:
         <Suit.HEARTS: 1>
         >>> Bid.from_code("capot:all").value
         250
+        >>> Bid.from_code("generale:H").value
+        500
         >>> Bid.from_code("90:S").code
         '90:S'
 
@@ -90,8 +97,8 @@ class Bid:
             raise IllegalBidError(f"bad bid code {code!r}") from None
         if sep and head == "take" and isinstance(trump, Suit):
             return cls(BidKind.TAKE, trump)
-        if sep and head == "capot":
-            return cls(BidKind.VALUE, trump, CAPOT_VALUE)
+        if sep and head in _VALUES_BY_NAME:
+            return cls(BidKind.VALUE, trump, _VALUES_BY_NAME[head])
         if sep and head.isdigit() and int(head) in CONTREE_VALUES:
             return cls(BidKind.VALUE, trump, int(head))
         raise IllegalBidError(f"bad bid code {code!r}")
@@ -188,7 +195,8 @@ class ClassicBidding(Bidding):
 
 
 class ContreeBidding(Bidding):
-    """Contrée bidding: values 80..160 and capot with a trump, coinche and surcoinche.
+    """Contrée bidding: values 80..160 and capot with a trump (and the générale with
+    `Rules.generale`), coinche and surcoinche.
 
     Phases: ``"auction"``; ``"surcoinche"`` (after a coinche, the bidding team may
     surcoinche or pass); with `Rules.contree_raise_sequence`, ``"raise"`` (declarer may
@@ -212,7 +220,10 @@ class ContreeBidding(Bidding):
 
     def _higher_values(self) -> list[int]:
         floor = self.best.value if self.best is not None and self.best.value else 0
-        return [value for value in CONTREE_VALUES + (CAPOT_VALUE,) if value > floor]
+        values = CONTREE_VALUES + (CAPOT_VALUE,)
+        if self.rules.generale:
+            values += (GENERALE_VALUE,)
+        return [value for value in values if value > floor]
 
     def legal_bids(self) -> list[Bid]:
         if self.is_over:

@@ -6,7 +6,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import RulesError
-from .trumps import CAPOT_VALUE, CONTREE_VALUES, Trump, trump_from_str, trump_to_str
+from .trumps import (
+    CAPOT_VALUE,
+    CONTREE_VALUES,
+    GENERALE_VALUE,
+    Trump,
+    trump_from_str,
+    trump_to_str,
+)
 
 
 @dataclass(frozen=True)
@@ -16,7 +23,7 @@ class Contract:
     Attributes:
         trump: trump suit, all trumps or no trumps.
         taker: seat that took (classic) or made the last bid (contrée).
-        value: contrée bid (80..160, or 250 for capot); None in classic.
+        value: contrée bid (80..160, 250 for capot, 500 for the générale); None in classic.
         coinche: 0 none, 1 coinched (doubled), 2 surcoinched (redoubled).
     """
 
@@ -30,8 +37,10 @@ class Contract:
             raise RulesError(f"contract taker must be a seat 0..3, not {self.taker!r}")
         if self.coinche not in (0, 1, 2):
             raise RulesError(f"contract coinche must be 0, 1 or 2, not {self.coinche!r}")
-        if self.value is not None and self.value not in CONTREE_VALUES + (CAPOT_VALUE,):
-            raise RulesError(f"contract value must be 80..160 by 10 or 250, not {self.value!r}")
+        if self.value is not None and self.value not in CONTREE_VALUES + (CAPOT_VALUE,
+                                                                          GENERALE_VALUE):
+            raise RulesError("contract value must be 80..160 by 10, 250 (capot) or 500 "
+                             f"(générale), not {self.value!r}")
 
     @property
     def taker_team(self) -> int:
@@ -40,6 +49,11 @@ class Contract:
     @property
     def is_capot_bid(self) -> bool:
         return self.value == CAPOT_VALUE
+
+    @property
+    def is_generale_bid(self) -> bool:
+        """The générale: the taker alone must take all eight tricks."""
+        return self.value == GENERALE_VALUE
 
     def to_dict(self) -> dict[str, Any]:
         """JSON shape used by hand records."""

@@ -380,6 +380,7 @@ class PlayState:
         """
         if self.played != 32:
             raise BeloteError("the hand is not over")
+        taker_tricks = sum(1 for trick in self.tricks if trick.winner == self.contract.taker)
         return score_hand(self.contract, self.rules, self.card_points, self.tricks_won,
                           self.belote, self.announced, self.first_leader, carried,
-                          last_trick_team=self.tricks[-1].winner % 2)
+                          last_trick_team=self.tricks[-1].winner % 2, taker_tricks=taker_tricks)

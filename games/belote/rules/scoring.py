@@ -132,6 +132,7 @@ def score_hand(
     contract: Contract, rules: Rules, card_points: Sequence[int], tricks_won: Sequence[int],
     belote: Sequence[int] = (0, 0), announcements: Sequence[Sequence[Announcement]] = ((),) * 4,
     first_leader: int | None = None, carried: int = 0, last_trick_team: int | None = None,
+    taker_tricks: int | None = None,
 ) -> HandScore:
     """Score a finished hand.
 
@@ -145,6 +146,7 @@ def score_hand(
             this hand (or stay held on a new contention).
         last_trick_team: team of the last trick (only reported; guessed from tricks when
             one team took them all).
+        taker_tricks: tricks the taker took alone (needed for a générale only).
 
     Classic: takers must total strictly more than defenders; otherwise defenders get 162
     (252 on their capot) plus all announcements; an exact tie is a contention.
@@ -162,16 +164,25 @@ def score_hand(
     nothing. Coinched (surcoinched): the side that wins writes (160 + bid) x 2 (x 4) + its
     announcements, the other side nothing.
 
+    Contrée, the générale (`Rules.generale`, bid 500): made only when the taker alone takes
+    all eight tricks (a trick won by the partner fails it, although the team is capot); it
+    is then scored as any contract of value 500 (FFB, not coinched: 500 + the capot's 250).
+
     Both: belote always stays with its holders (BGA: except to the defence of a failed
     contrée with `Rules.belote_to_defence_on_failed`); with `Rules.round_points` the points
     made are written rounded to the ten (`round_to_ten`).
 
     Raises:
-        BeloteError: points or tricks do not add up.
+        BeloteError: points or tricks do not add up, or a générale is scored without the
+            taker's own tricks.
     """
     if sum(card_points) != HAND_POINTS_TOTAL or sum(tricks_won) != 8:
         raise BeloteError(f"card points {list(card_points)} / tricks {list(tricks_won)} "
                           "do not add up to 162 / 8")
+    if contract.is_generale_bid and (taker_tricks is None
+                                     or not 0 <= taker_tricks <= tricks_won[contract.taker_team]):
+        raise BeloteError(f"a générale needs the tricks the taker took alone (0 to its team's "
+                          f"{tricks_won[contract.taker_team]}), not {taker_tricks!r}")
     takers = contract.taker_team
     defenders = 1 - takers
     capot_team = next((team for team in (0, 1) if tricks_won[team] == 8), None)
@@ -195,8 +206,9 @@ def score_hand(
     if not rules.is_contree:
         outcome, parts, carry_out = _classic_outcome(takers, cards, ann, bel, totals, capot_team)
     else:
+        alone = taker_tricks == 8
         outcome, parts, multiplier = _contree_outcome(contract, rules, cards, ann, bel, totals,
-                                                      capot_team)
+                                                      capot_team, alone)
         carry_out = 0
 
     score = [parts.total(0), parts.total(1)]
@@ -260,9 +272,12 @@ def _classic_outcome(
 
 
 def _is_contree_made(contract: Contract, rules: Rules, totals: Sequence[int],
-                     capot_team: int | None) -> bool:
-    """A capot bid needs all 8 tricks; another bid its value (FFB: and more than the defence)."""
+                     capot_team: int | None, alone: bool) -> bool:
+    """A générale needs all 8 tricks taken by the taker ``alone``; a capot bid all 8 tricks
+    to the team; another bid its value (FFB: and more than the defence)."""
     takers = contract.taker_team
+    if contract.is_generale_bid:
+        return alone
     if contract.is_capot_bid:
         return capot_team == takers
     value = contract.value if contract.value is not None else CONTREE_VALUES[0]
@@ -273,14 +288,15 @@ def _is_contree_made(contract: Contract, rules: Rules, totals: Sequence[int],
 
 def _contree_outcome(
     contract: Contract, rules: Rules, cards: Sequence[int], ann: Sequence[int],
-    bel: Sequence[int], totals: Sequence[int], capot_team: int | None,
+    bel: Sequence[int], totals: Sequence[int], capot_team: int | None, alone: bool,
 ) -> tuple[Outcome, _Parts, int]:
-    """(outcome, parts per team, multiplier) in contrée."""
+    """(outcome, parts per team, multiplier) in contrée (``alone``: the taker took all eight
+    tricks by themself)."""
     takers = contract.taker_team
     defenders = 1 - takers
     value = contract.value if contract.value is not None else CONTREE_VALUES[0]
     multiplier = (1, 2, 4)[contract.coinche]
-    made = _is_contree_made(contract, rules, totals, capot_team)
+    made = _is_contree_made(contract, rules, totals, capot_team, alone)
     outcome: Outcome = "made" if made else "failed"
     winner = takers if made else defenders
     made_points = [round_to_ten(p) for p in cards] if rules.round_points else list(cards)

@@ -71,6 +71,8 @@ BELOTE_POINTS = 20
 CONTREE_FAILED_POINTS = 160
 CONTREE_VALUES: tuple[int, ...] = (80, 90, 100, 110, 120, 130, 140, 150, 160)
 CAPOT_VALUE = 250
+GENERALE_VALUE = 500
+"""Contrée: the générale, one player alone takes all eight tricks (`Rules.generale`)."""
 
 
 def trump_code(trump: Trump) -> int:

@@ -45,6 +45,8 @@ class Rules:
         round_points: contrée, the points made (cards and dix de der) are written rounded to
             the nearest ten (a 5 rounds down: 85 -> 80, 86 -> 90); made or failed is decided
             on the exact points.
+        generale: contrée, the générale may be bid (above capot: the taker alone takes all
+            eight tricks; 500, scored as a contract of that value, see `scoring.score_hand`).
         litige_at_end: classic, points held by a contention when the target is reached:
             ``"lost"`` (the game ends) or ``"played_out"`` (the game goes on until a hand is
             won, which takes them).
@@ -63,6 +65,7 @@ class Rules:
     multiplier: MultiplierRule = "contract"
     contree_scoring: ContreeScoringRule = "bga"
     round_points: bool = False
+    generale: bool = False
     litige_at_end: LitigeAtEndRule = "lost"
     announcements: bool = False
     announce_tie: AnnounceTieRule = "nearest"

@@ -267,6 +267,13 @@
       if (trump === "none") return esc(_("No trumps"));
       return suitIcon(trump, this.faces, 18) + " " + esc(cap(_(SUIT_NAMES[trump])));  // i18n: dynamic (suit names are marked in material.py)
     }
+    /** A contrée value as written: a number, or "Capot" (250) and "Générale" (500) by name. */
+    amountLabel(amount) {
+      if (amount === "capot" || amount === 250) return esc(_("Capot"));
+      if (amount === "generale" || amount === 500) return esc(_("Générale"));
+      return esc(String(amount));
+    }
+
     bidLabel(code) {
       if (code === "pass") return esc(_("Pass"));
       if (code === "take") return esc(_("Take")) + (this.turned ? " " + suitIcon(this.turned[1], this.faces, 16) : "");
@@ -276,7 +283,7 @@
       if (code === "surcoinche") return esc(_("Surcoinche!"));
       if (code.startsWith("take:")) return this.trumpLabel(code.slice(5));
       const [amount, trump] = code.split(":");
-      const value = amount === "capot" ? esc(_("Capot")) : esc(amount);
+      const value = this.amountLabel(amount);
       const t = trump === "all" ? esc(_("All trumps")) : trump === "none" ? esc(_("No trumps"))
         : suitIcon(trump, this.faces, 16);
       return `${value} ${t}`;
@@ -455,7 +462,7 @@
       const trump = c.trump === "all" ? `<span class="bt-big">${esc(_("All trumps"))}</span>`
         : c.trump === "none" ? `<span class="bt-big">${esc(_("No trumps"))}</span>`
           : suitIcon(c.trump, this.faces, 34);
-      const value = c.value ? `<span class="bt-value">${c.value === 250 ? esc(_("Capot")) : c.value}</span>` : "";
+      const value = c.value ? `<span class="bt-value">${this.amountLabel(c.value)}</span>` : "";
       const coinche = c.coinche === 2 ? `<span class="bt-coinche">×4</span>` : c.coinche === 1 ? `<span class="bt-coinche">×2</span>` : "";
       node.innerHTML = `<div class="bt-contract-title">${esc(_("Contract"))}</div>` +
         `<div class="bt-contract-main">${trump}${value}${coinche}</div>` +
@@ -548,7 +555,7 @@
       if (!this.isCurrentPlayerActive()) return;
       if (name === "playerBid" || name === "contreeWindow") {
         const bids = args.legal_bids || [];
-        const values = bids.filter((b) => /^(\d+|capot):/.test(b));
+        const values = bids.filter((b) => /^(\d+|capot|generale):/.test(b));
         const others = bids.filter((b) => !values.includes(b));
         for (const code of others) {
           if (code === "pass") continue;
@@ -570,7 +577,7 @@
       const draw = () => {
         box.innerHTML = `<div class="bt-bidbox-title">${esc(_("Your bid"))}</div><div class="bt-amounts">` +
           amounts.map((a) => `<button type="button" class="bt-amount${a === chosen ? " chosen" : ""}" data-amount="${a}">` +
-            `${a === "capot" ? esc(_("Capot")) : a}</button>`).join("") + `</div><div class="bt-trumps">` +
+            `${this.amountLabel(a)}</button>`).join("") + `</div><div class="bt-trumps">` +
           trumpsFor(chosen).map((t) => `<button type="button" class="bt-trump" data-bid="${chosen}:${t}">` +
             `${t === "all" ? esc(_("All trumps")) : t === "none" ? esc(_("No trumps")) : suitIcon(t, this.faces, 22)}</button>`).join("") +
           `</div>`;
@@ -757,7 +764,7 @@
         line.outcome;
       const c = line.contract || {};
       const taker = c.taker !== undefined && c.taker !== null ? esc(this.playerName(c.taker)) : "";
-      const contractText = c.trump ? (c.value ? (c.value === 250 ? esc(_("Capot")) : c.value) + " " : "") +
+      const contractText = c.trump ? (c.value ? this.amountLabel(c.value) + " " : "") +
         this.trumpLabel(c.trump) + (c.coinche ? ` ×${c.coinche === 2 ? 4 : 2}` : "") : "";
       const row = (label, key, fmt) => `<tr><th>${esc(label)}</th>${[0, 1].map((t) =>
         `<td>${fmt ? fmt(b[key] ? b[key][t] : 0, t) : (b[key] ? b[key][t] : 0)}</td>`).join("")}</tr>`;
@@ -831,7 +838,7 @@
         [0, 1].map((t) => `<th style="color:${TEAM_COLORS[t]}">${this.teamName(t)}</th>`).join("") + `</tr>` +
         this.sheet.map((l, row) => {
           const c = l.contract || {};
-          const name = c.trump ? (c.value ? (c.value === 250 ? esc(_("Capot")) : c.value) + " " : "") + this.trumpLabel(c.trump) +
+          const name = c.trump ? (c.value ? this.amountLabel(c.value) + " " : "") + this.trumpLabel(c.trump) +
             (c.coinche ? ` ×${c.coinche === 2 ? 4 : 2}` : "") : "";
           return `<tr><td title="${esc(_("Deal"))} ${esc(l.hand)}">${row + 1}</td><td>${name}</td><td>${l.taker !== null && l.taker !== undefined ? esc(this.playerName(l.taker)) : ""}</td>` +
             `<td class="bt-outcome-${esc(l.outcome)}">${esc(outcome[l.outcome] || l.outcome)}</td>` +
