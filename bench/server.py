@@ -222,6 +222,7 @@ def _bench_server(tables: int, workers: int, database_url: str | None, actions: 
             count = tables_needed(tables, seconds, actions, per_game, pace)
             specs = create_tables(site, game, count, players, options)
             streams = tables * players
+            allow_open_files(streams + 3 * tables + 4000)
             server = ServerProcess.start(instance, workers, database_url, extra,
                                          env=stream_env(streams, workers, tables))
             memory = WorkerMemory(server)
@@ -257,6 +258,27 @@ def _bench_server(tables: int, workers: int, database_url: str | None, actions: 
             return result
         finally:
             site.close()
+
+
+def allow_open_files(needed: int) -> int:
+    """Raise this process's open-files limit, soft and hard, to ``needed`` where the system
+    lets it (a privileged user, up to the kernel's ``fs.nr_open``), so that the server's
+    workers and the bots, which inherit it, can hold a large run's sockets and table files;
+    returns the soft limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        try:
+            ceiling = int(Path("/proc/sys/fs/nr_open").read_text())
+        except (OSError, ValueError):
+            ceiling = needed
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (min(needed, ceiling), min(needed, ceiling)))
+        except (ValueError, OSError):  # not privileged: the hard limit stays
+            pass
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 def stream_env(streams: int, workers: int, tables: int = 0) -> dict[str, str]:
