@@ -92,7 +92,12 @@ class CommitMessage:
 
 @dataclass
 class _Listeners:
-    cond: threading.Condition = field(default_factory=threading.Condition)
+    """One table's streams in this process. A wake-up rings the table's ``bell`` once for
+    all of them (an event set and replaced by a fresh one: under gevent one callback per
+    waiting stream, no lock or timer of a condition per stream and wake-up)."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)  # version and feed changes
+    bell: threading.Event = field(default_factory=threading.Event)
     version: int = 0
     waiting: int = 0  # streams blocked in ``wait`` right now
     feed: Feed | None = None  # the table's recent gamelog (framework.game.feed), true at ``version``
@@ -214,7 +219,7 @@ class Streams:
         entry = self._listeners.get(message.table_id)
         if entry is None:
             return
-        with entry.cond:
+        with entry.lock:
             entry.version += 1
             feed = entry.feed
             # A feed that already holds the commit (a stream read it) stays true.
@@ -222,7 +227,7 @@ class Streams:
                 feed.version = entry.version
             else:
                 entry.feed = None
-            entry.cond.notify_all()
+            _ring(entry)
 
     def committed(self, table_id: int, top: int | None,
                   published: tuple[list[Packet], dict[str, Any]] | None = None) -> None:
@@ -303,7 +308,7 @@ class Streams:
                                                  db.dialect)).rows[0]["last_id"]
                 feed = Feed(int(top or 0), [], {}, seen_version)
         if len(packets) < limit and contiguous(packets, after):
-            with entry.cond:
+            with entry.lock:
                 if entry.version == seen_version:
                     self._keep_feed(table_id, entry, feed)
         return feed, packets
@@ -331,14 +336,14 @@ class Streams:
         feed does not hold yet (a stream may have read them already) must follow its top;
         otherwise the feed is dropped and the streams read. Always a wake-up: a stream that
         read the packets on its own did not wake the others."""
-        with entry.cond:
+        with entry.lock:
             entry.version += 1
             feed = entry.feed
             if feed is not None:
                 fresh = [p for p in packets if p.id > feed.top]
                 if not feed.extend(fresh, status if fresh else feed.status, entry.version):
                     entry.feed = None
-            entry.cond.notify_all()
+            _ring(entry)
 
     def _keep_feed(self, table_id: int, entry: _Listeners, feed: Feed) -> None:
         entry.feed = feed
@@ -368,10 +373,10 @@ class Streams:
         """Wake the table's streams: something they have not seen changed (the feed, which
         may not hold it, is dropped)."""
         entry = self._listeners_for(table_id)
-        with entry.cond:
+        with entry.lock:
             entry.version += 1
             entry.feed = None
-            entry.cond.notify_all()
+            _ring(entry)
 
     def wait(self, table_id: int, seen_version: int, timeout: float) -> int:
         """Block until the table changes after ``seen_version`` (or timeout); new version.
@@ -380,14 +385,16 @@ class Streams:
         (or the poll)."""
         self.listen()
         entry = self._listeners_for(table_id)
-        with entry.cond:
-            if entry.version == seen_version:
+        bell = entry.bell  # before the version: a wake-up after this line rings this bell
+        if entry.version == seen_version:
+            with entry.lock:
                 entry.waiting += 1
-                try:
-                    entry.cond.wait(timeout)
-                finally:
+            try:
+                bell.wait(timeout)
+            finally:
+                with entry.lock:
                     entry.waiting -= 1
-            return entry.version
+        return entry.version
 
     def watched_tables(self) -> list[int]:
         """Tables that a stream of this process is waiting on now."""
@@ -401,3 +408,11 @@ class Streams:
 
     def version(self, table_id: int) -> int:
         return self._listeners_for(table_id).version
+
+
+def _ring(entry: _Listeners) -> None:
+    """Wake every stream waiting on the table (hold ``entry.lock``, after changing its
+    ``version``: a stream that took the bell before the change is woken by it, one that
+    takes it after sees the new version)."""
+    rung, entry.bell = entry.bell, threading.Event()
+    rung.set()
