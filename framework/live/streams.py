@@ -96,8 +96,10 @@ class _Listeners:
     all of them (an event set and replaced by a fresh one: under gevent one callback per
     waiting stream, no lock or timer of a condition per stream and wake-up)."""
 
-    lock: threading.Lock = field(default_factory=threading.Lock)  # version and feed changes
-    bell: threading.Event = field(default_factory=threading.Event)
+    # Looked up when made, not when this module is imported: gunicorn's master imports it
+    # before a gevent worker patches ``threading`` (an OS lock would block the whole worker).
+    lock: threading.Lock = field(default_factory=lambda: threading.Lock())  # version and feed changes
+    bell: threading.Event = field(default_factory=lambda: threading.Event())
     version: int = 0
     waiting: int = 0  # streams blocked in ``wait`` right now
     feed: Feed | None = None  # the table's recent gamelog (framework.game.feed), true at ``version``

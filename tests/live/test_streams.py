@@ -4,6 +4,7 @@ and the streams' own handling of bus messages (framework.live.streams)."""
 
 from __future__ import annotations
 
+import textwrap
 import threading
 import time
 from collections.abc import Callable
@@ -295,3 +296,34 @@ def test_an_idle_stream_reads_the_log_once_per_table_not_once_per_stream(lab_tab
     assert streams.needs_read(table_id, seen + 1, 60.0)
     streams.wake(table_id)
     assert streams.needs_read(table_id, streams.version(table_id), 60.0)
+
+
+def test_a_table_s_streams_wait_with_what_gevent_patched_after_the_import(tmp_path: Path) -> None:
+    """gunicorn's master imports the streams before a gevent worker patches ``threading``:
+    a table's lock and bell are still gevent's (an OS lock held by one greenlet would block
+    the whole worker), and a wake-up reaches a greenlet waiting on the table."""
+    pytest.importorskip("gevent")
+    import subprocess
+    import sys
+
+    code = textwrap.dedent(f"""
+        import framework.live.streams as live
+        from gevent import monkey
+        monkey.patch_all()
+        import gevent, gevent.event, gevent.thread
+        from framework.storage.sqlite import SQLiteStore
+        from framework.core.clock import utcnow
+        streams = live.Streams(SQLiteStore({str(tmp_path)!r}), utcnow)
+        entry = streams._listeners_for(1)
+        assert isinstance(entry.lock, gevent.thread.LockType), type(entry.lock)
+        assert isinstance(entry.bell, gevent.event.Event), type(entry.bell)
+        waiter = gevent.spawn(streams.wait, 1, 0, 10.0)
+        gevent.sleep(0.05)
+        streams.wake(1)
+        assert waiter.get(timeout=2) == 1
+        print("woken")
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "woken"
