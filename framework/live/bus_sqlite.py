@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 SCHEMES = ("sqlite",)
 #: the file's name in a site's folder of tables (not a table: its name is not a number)
 FILE_NAME = "live-bus.sqlite"
-MAX_MESSAGE = 1000  # characters: a bus message says what changed, not what it is
+MAX_MESSAGE = 8000  # characters: what a commit changed, with its notifications when they are short
 
 
 def path_of(url: str) -> Path:

@@ -11,6 +11,7 @@ notification (a stream that hears nothing reads the log after ``SSE_POLL`` secon
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import secrets
@@ -60,46 +61,86 @@ def site_channel(database_url: str) -> str:
     return "arena." + hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
+#: the longest commit message that carries the commit's notifications (a PostgreSQL NOTIFY
+#: payload is under 8000 bytes; the text is ASCII): a longer one says only what changed
+MAX_CARRIED = 7000
+
+
 @dataclass(frozen=True)
 class CommitMessage:
     """What a process publishes after a commit on a table: the table, the last gamelog id
     the commit left (None: unknown, or the log may have gone back, as after a slot load),
-    and who sent it (a process hears its own messages on some buses)."""
+    who sent it (a process hears its own messages on some buses), and, when they are
+    short enough, the commit's packets and the status after them (``carried``: JSON, see
+    ``carry``), so that the other processes' streams of the table send them from their
+    feed instead of reading the database."""
 
     table_id: int
     top: int | None
     sender: str
+    carried: str | None = None
 
     def to_text(self) -> str:
-        """>>> CommitMessage(12, 345, "host/1/ab").to_text()
+        """The message's text: its head, and what it carries on a line of its own.
+
+        >>> CommitMessage(12, 345, "host/1/ab").to_text()
         '12 345 host/1/ab'
+        >>> CommitMessage(12, 345, "host/1/ab", '{"packets":[]}').to_text()
+        '12 345 host/1/ab\\n{"packets":[]}'
         """
-        return f"{self.table_id} {'-' if self.top is None else self.top} {self.sender}"
+        head = f"{self.table_id} {'-' if self.top is None else self.top} {self.sender}"
+        return head if self.carried is None else f"{head}\n{self.carried}"
 
     @classmethod
     def from_text(cls, text: str) -> CommitMessage:
-        """>>> CommitMessage.from_text("12 - host/1/ab")
-        CommitMessage(table_id=12, top=None, sender='host/1/ab')
+        """``to_text``'s inverse.
+
+        >>> CommitMessage.from_text("12 - host/1/ab")
+        CommitMessage(table_id=12, top=None, sender='host/1/ab', carried=None)
 
         Raises:
             ValueError: not a commit message.
         """
-        table, top, sender = text.split(" ", 2)
+        head, _, carried = text.partition("\n")
+        table, top, sender = head.split(" ", 2)
         if not table.isdigit() or not (top == "-" or top.isdigit()) or not sender:
             raise ValueError(f"not a commit message: {text[:80]!r}")
-        return cls(int(table), None if top == "-" else int(top), sender)
+        return cls(int(table), None if top == "-" else int(top), sender, carried or None)
+
+    @staticmethod
+    def carry(packets: list[Packet], status: dict[str, Any]) -> str:
+        """The JSON a message carries: the packets as rows and the status."""
+        rows = [[p.id, p.move_id, p.private, p.player, p.time, p.type, p.msgid, p.args_json] for p in packets]
+        return json.dumps({"packets": rows, "status": status}, separators=(",", ":"))
+
+    def carried_packets(self) -> tuple[list[Packet], dict[str, Any]] | None:
+        """The packets and status the message carries (``carry``), or None.
+
+        Raises:
+            ValueError: what it carries is not ``carry``'s JSON.
+        """
+        if self.carried is None:
+            return None
+        try:
+            data = json.loads(self.carried)
+            packets = [Packet(int(i), int(move), bool(private), None if player is None else int(player),
+                              str(time_), str(kind), str(msgid), str(args))
+                       for i, move, private, player, time_, kind, msgid, args in data["packets"]]
+            status = data["status"]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"a commit message carries no packets: {self.carried[:80]!r}") from exc
+        if not isinstance(status, dict):
+            raise ValueError("a commit message's status is not an object")
+        return packets, status
 
 
 @dataclass
 class _Listeners:
-    """One table's streams in this process. A wake-up rings the table's ``bell`` once for
-    all of them (an event set and replaced by a fresh one: under gevent one callback per
-    waiting stream, no lock or timer of a condition per stream and wake-up)."""
+    """One table's streams in this process."""
 
-    # Looked up when made, not when this module is imported: gunicorn's master imports it
-    # before a gevent worker patches ``threading`` (an OS lock would block the whole worker).
-    lock: threading.Lock = field(default_factory=lambda: threading.Lock())  # version and feed changes
-    bell: threading.Event = field(default_factory=lambda: threading.Event())
+    # Made with threading's names looked up when made, not when this module is imported:
+    # gunicorn's master imports it before a gevent worker patches ``threading``.
+    cond: threading.Condition = field(default_factory=lambda: threading.Condition())
     version: int = 0
     waiting: int = 0  # streams blocked in ``wait`` right now
     feed: Feed | None = None  # the table's recent gamelog (framework.game.feed), true at ``version``
@@ -221,15 +262,26 @@ class Streams:
         entry = self._listeners.get(message.table_id)
         if entry is None:
             return
-        with entry.lock:
+        carried = None
+        if message.carried is not None and entry.feed is not None:
+            try:
+                carried = message.carried_packets()
+            except ValueError:
+                log.warning("a commit message of table %s carried what is not packets", message.table_id)
+        with entry.cond:
             entry.version += 1
             feed = entry.feed
-            # A feed that already holds the commit (a stream read it) stays true.
             if feed is not None and message.top is not None and feed.top >= message.top:
-                feed.version = entry.version
-            else:
+                feed.version = entry.version  # it holds the commit already (a stream read it)
+            elif feed is None or carried is None or message.top is None:
                 entry.feed = None
-            _ring(entry)
+            else:
+                # the packets it carries join the feed if they follow its top
+                packets, status = carried
+                fresh = [p for p in packets if p.id > feed.top]
+                if not (fresh and fresh[-1].id == message.top and feed.extend(fresh, status, entry.version)):
+                    entry.feed = None
+            entry.cond.notify_all()
 
     def committed(self, table_id: int, top: int | None,
                   published: tuple[list[Packet], dict[str, Any]] | None = None) -> None:
@@ -245,8 +297,13 @@ class Streams:
         bus = self._bus_of_process()
         if bus is None:
             return
+        text = CommitMessage(table_id, top, self._sender).to_text()
+        if published is not None and top is not None:
+            carried = CommitMessage.carry(*published)
+            if len(text) + 1 + len(carried) <= MAX_CARRIED:
+                text = f"{text}\n{carried}"
         try:
-            bus.publish(self.channel, CommitMessage(table_id, top, self._sender).to_text())
+            bus.publish(self.channel, text)
             self.published += 1
         except Exception:  # the commit stands; the others' streams read the log on their timeout
             self.publish_errors += 1
@@ -310,7 +367,7 @@ class Streams:
                                                  db.dialect)).rows[0]["last_id"]
                 feed = Feed(int(top or 0), [], {}, seen_version)
         if len(packets) < limit and contiguous(packets, after):
-            with entry.lock:
+            with entry.cond:
                 if entry.version == seen_version:
                     self._keep_feed(table_id, entry, feed)
         return feed, packets
@@ -328,7 +385,10 @@ class Streams:
 
     def wants_packets(self, table_id: int) -> bool:
         """A commit's notifications and status are worth handing over: this process keeps a
-        feed of the table."""
+        feed of the table, or has a bus (another process may keep one: the commit message
+        carries them)."""
+        if self._open_bus is not None and not self._closed:
+            return True
         entry = self._listeners.get(table_id)
         return entry is not None and entry.feed is not None
 
@@ -338,14 +398,14 @@ class Streams:
         feed does not hold yet (a stream may have read them already) must follow its top;
         otherwise the feed is dropped and the streams read. Always a wake-up: a stream that
         read the packets on its own did not wake the others."""
-        with entry.lock:
+        with entry.cond:
             entry.version += 1
             feed = entry.feed
             if feed is not None:
                 fresh = [p for p in packets if p.id > feed.top]
                 if not feed.extend(fresh, status if fresh else feed.status, entry.version):
                     entry.feed = None
-            _ring(entry)
+            entry.cond.notify_all()
 
     def _keep_feed(self, table_id: int, entry: _Listeners, feed: Feed) -> None:
         entry.feed = feed
@@ -375,10 +435,10 @@ class Streams:
         """Wake the table's streams: something they have not seen changed (the feed, which
         may not hold it, is dropped)."""
         entry = self._listeners_for(table_id)
-        with entry.lock:
+        with entry.cond:
             entry.version += 1
             entry.feed = None
-            _ring(entry)
+            entry.cond.notify_all()
 
     def wait(self, table_id: int, seen_version: int, timeout: float) -> int:
         """Block until the table changes after ``seen_version`` (or timeout); new version.
@@ -387,16 +447,14 @@ class Streams:
         (or the poll)."""
         self.listen()
         entry = self._listeners_for(table_id)
-        bell = entry.bell  # before the version: a wake-up after this line rings this bell
-        if entry.version == seen_version:
-            with entry.lock:
+        with entry.cond:
+            if entry.version == seen_version:
                 entry.waiting += 1
-            try:
-                bell.wait(timeout)
-            finally:
-                with entry.lock:
+                try:
+                    entry.cond.wait(timeout)
+                finally:
                     entry.waiting -= 1
-        return entry.version
+            return entry.version
 
     def watched_tables(self) -> list[int]:
         """Tables that a stream of this process is waiting on now."""
@@ -411,10 +469,3 @@ class Streams:
     def version(self, table_id: int) -> int:
         return self._listeners_for(table_id).version
 
-
-def _ring(entry: _Listeners) -> None:
-    """Wake every stream waiting on the table (hold ``entry.lock``, after changing its
-    ``version``: a stream that took the bell before the change is woken by it, one that
-    takes it after sees the new version)."""
-    rung, entry.bell = entry.bell, threading.Event()
-    rung.set()
