@@ -385,10 +385,7 @@ class Streams:
 
     def wants_packets(self, table_id: int) -> bool:
         """A commit's notifications and status are worth handing over: this process keeps a
-        feed of the table, or has a bus (another process may keep one: the commit message
-        carries them)."""
-        if self._open_bus is not None and not self._closed:
-            return True
+        feed of the table (its commit message then carries them too)."""
         entry = self._listeners.get(table_id)
         return entry is not None and entry.feed is not None
 
