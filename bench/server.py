@@ -222,6 +222,7 @@ def _bench_server(tables: int, workers: int, database_url: str | None, actions: 
             count = tables_needed(tables, seconds, actions, per_game, pace)
             specs = create_tables(site, game, count, players, options)
             streams = tables * players
+            allow_open_files(streams + 3 * tables + 4000)
             server = ServerProcess.start(instance, workers, database_url, extra,
                                          env=stream_env(streams, workers, tables))
             memory = WorkerMemory(server)
@@ -259,6 +260,27 @@ def _bench_server(tables: int, workers: int, database_url: str | None, actions: 
             site.close()
 
 
+def allow_open_files(needed: int) -> int:
+    """Raise this process's open-files limit, soft and hard, to ``needed`` where the system
+    lets it (a privileged user, up to the kernel's ``fs.nr_open``), so that the server's
+    workers and the bots, which inherit it, can hold a large run's sockets and table files;
+    returns the soft limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        try:
+            ceiling = int(Path("/proc/sys/fs/nr_open").read_text())
+        except (OSError, ValueError):
+            ceiling = needed
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (min(needed, ceiling), min(needed, ceiling)))
+        except (ValueError, OSError):  # not privileged: the hard limit stays
+            pass
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
 def stream_env(streams: int, workers: int, tables: int = 0) -> dict[str, str]:
     """The server's settings for a run holding ``streams`` event streams on ``tables``
     tables: each worker may hold every stream (the kernel hands connections out unevenly)
@@ -289,6 +311,8 @@ def _phase(memory: WorkerMemory, server: ServerProcess, phase: str,
 
 #: seconds waited after the client closed every stream before the workers' memory is read
 CLOSED_SETTLE_S = 17.0
+#: seconds between two searches of the workers' pids while their memory is sampled
+PIDS_S = 5.0
 
 
 class WorkerMemory:
@@ -305,17 +329,29 @@ class WorkerMemory:
         self.fds: dict[str, int] = {}  # files the workers hold open at each mark
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="worker-memory", daemon=True)
+        self._pids: list[int] = []
+        self._pids_at = float("-inf")
+
+    def worker_pids(self) -> list[int]:
+        """The workers, found again every ``PIDS_S`` seconds (or when one is gone): the
+        search reads every process's stat in /proc, and this thread shares the
+        interpreter with the bots' loop."""
+        now = time.monotonic()
+        if now - self._pids_at >= PIDS_S or not all(Path(f"/proc/{pid}").exists() for pid in self._pids):
+            self._pids, self._pids_at = self.server.worker_pids(), now
+        return self._pids
 
     def sample(self) -> dict[int, int]:
-        rss = {pid: kib for pid in self.server.worker_pids() if (kib := rss_kib(pid)) is not None}
+        rss = {pid: kib for pid in self.worker_pids() if (kib := rss_kib(pid)) is not None}
         for pid, kib in rss.items():
             self.peak[pid] = max(self.peak.get(pid, 0), kib)
         self.peak_total = max(self.peak_total, sum(rss.values()))
         return rss
 
     def mark(self, name: str) -> None:
+        self._pids_at = float("-inf")  # a mark looks for the workers afresh
         self.marks[name] = self.sample()
-        self.fds[name] = sum(open_files(pid) for pid in self.server.worker_pids())
+        self.fds[name] = sum(open_files(pid) for pid in self.worker_pids())
 
     def start(self) -> None:
         self._thread.start()

@@ -14,13 +14,14 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from framework.live.channels import BusClosedError, Subscriptions, validate_channel
+from framework.storage.sqlite_checkpoint import Checkpointer
 
 log = logging.getLogger(__name__)
 
 SCHEMES = ("sqlite",)
 #: the file's name in a site's folder of tables (not a table: its name is not a number)
 FILE_NAME = "live-bus.sqlite"
-MAX_MESSAGE = 1000  # characters: a bus message says what changed, not what it is
+MAX_MESSAGE = 8000  # characters: what a commit changed, with its notifications when they are short
 
 
 def path_of(url: str) -> Path:
@@ -66,7 +67,11 @@ class SqliteBus:
         self._closed = False
         self._stop = threading.Event()
         self._write_lock = threading.Lock()
+        # the publishes' commits never sync the disk in the publisher's request: a thread
+        # checkpoints the file (every 500 publishes of this process)
+        self._checkpointer = Checkpointer(every=500)
         self._writer = self._connect()
+        self._writer.execute("PRAGMA wal_autocheckpoint=0")
         self._writer.execute("CREATE TABLE IF NOT EXISTS bus_message (id INTEGER PRIMARY KEY AUTOINCREMENT, "
                              "channel TEXT NOT NULL, message TEXT NOT NULL)")
         self._published = 0
@@ -99,6 +104,7 @@ class SqliteBus:
             cur = self._writer.execute("INSERT INTO bus_message (channel, message) VALUES (?, ?)",
                                        (channel, message))
             self._published += 1
+            self._checkpointer.committed(self.path)
             if self._published % 1000 == 0 and cur.lastrowid is not None:
                 self._writer.execute("DELETE FROM bus_message WHERE id <= ?", (cur.lastrowid - self.keep,))
 
@@ -120,6 +126,7 @@ class SqliteBus:
         self._stop.set()
         if threading.current_thread() is not self._thread:
             self._thread.join(timeout=5)
+        self._checkpointer.stop()
         self._writer.close()
         self._reader.close()
 

@@ -11,6 +11,7 @@ notification (a stream that hears nothing reads the log after ``SSE_POLL`` secon
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import secrets
@@ -60,39 +61,86 @@ def site_channel(database_url: str) -> str:
     return "arena." + hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
+#: the longest commit message that carries the commit's notifications (a PostgreSQL NOTIFY
+#: payload is under 8000 bytes; the text is ASCII): a longer one says only what changed
+MAX_CARRIED = 7000
+
+
 @dataclass(frozen=True)
 class CommitMessage:
     """What a process publishes after a commit on a table: the table, the last gamelog id
     the commit left (None: unknown, or the log may have gone back, as after a slot load),
-    and who sent it (a process hears its own messages on some buses)."""
+    who sent it (a process hears its own messages on some buses), and, when they are
+    short enough, the commit's packets and the status after them (``carried``: JSON, see
+    ``carry``), so that the other processes' streams of the table send them from their
+    feed instead of reading the database."""
 
     table_id: int
     top: int | None
     sender: str
+    carried: str | None = None
 
     def to_text(self) -> str:
-        """>>> CommitMessage(12, 345, "host/1/ab").to_text()
+        """The message's text: its head, and what it carries on a line of its own.
+
+        >>> CommitMessage(12, 345, "host/1/ab").to_text()
         '12 345 host/1/ab'
+        >>> CommitMessage(12, 345, "host/1/ab", '{"packets":[]}').to_text()
+        '12 345 host/1/ab\\n{"packets":[]}'
         """
-        return f"{self.table_id} {'-' if self.top is None else self.top} {self.sender}"
+        head = f"{self.table_id} {'-' if self.top is None else self.top} {self.sender}"
+        return head if self.carried is None else f"{head}\n{self.carried}"
 
     @classmethod
     def from_text(cls, text: str) -> CommitMessage:
-        """>>> CommitMessage.from_text("12 - host/1/ab")
-        CommitMessage(table_id=12, top=None, sender='host/1/ab')
+        """``to_text``'s inverse.
+
+        >>> CommitMessage.from_text("12 - host/1/ab")
+        CommitMessage(table_id=12, top=None, sender='host/1/ab', carried=None)
 
         Raises:
             ValueError: not a commit message.
         """
-        table, top, sender = text.split(" ", 2)
+        head, _, carried = text.partition("\n")
+        table, top, sender = head.split(" ", 2)
         if not table.isdigit() or not (top == "-" or top.isdigit()) or not sender:
             raise ValueError(f"not a commit message: {text[:80]!r}")
-        return cls(int(table), None if top == "-" else int(top), sender)
+        return cls(int(table), None if top == "-" else int(top), sender, carried or None)
+
+    @staticmethod
+    def carry(packets: list[Packet], status: dict[str, Any]) -> str:
+        """The JSON a message carries: the packets as rows and the status."""
+        rows = [[p.id, p.move_id, p.private, p.player, p.time, p.type, p.msgid, p.args_json] for p in packets]
+        return json.dumps({"packets": rows, "status": status}, separators=(",", ":"))
+
+    def carried_packets(self) -> tuple[list[Packet], dict[str, Any]] | None:
+        """The packets and status the message carries (``carry``), or None.
+
+        Raises:
+            ValueError: what it carries is not ``carry``'s JSON.
+        """
+        if self.carried is None:
+            return None
+        try:
+            data = json.loads(self.carried)
+            packets = [Packet(int(i), int(move), bool(private), None if player is None else int(player),
+                              str(time_), str(kind), str(msgid), str(args))
+                       for i, move, private, player, time_, kind, msgid, args in data["packets"]]
+            status = data["status"]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"a commit message carries no packets: {self.carried[:80]!r}") from exc
+        if not isinstance(status, dict):
+            raise ValueError("a commit message's status is not an object")
+        return packets, status
 
 
 @dataclass
 class _Listeners:
-    cond: threading.Condition = field(default_factory=threading.Condition)
+    """One table's streams in this process."""
+
+    # Made with threading's names looked up when made, not when this module is imported:
+    # gunicorn's master imports it before a gevent worker patches ``threading``.
+    cond: threading.Condition = field(default_factory=lambda: threading.Condition())
     version: int = 0
     waiting: int = 0  # streams blocked in ``wait`` right now
     feed: Feed | None = None  # the table's recent gamelog (framework.game.feed), true at ``version``
@@ -214,14 +262,25 @@ class Streams:
         entry = self._listeners.get(message.table_id)
         if entry is None:
             return
+        carried = None
+        if message.carried is not None and entry.feed is not None:
+            try:
+                carried = message.carried_packets()
+            except ValueError:
+                log.warning("a commit message of table %s carried what is not packets", message.table_id)
         with entry.cond:
             entry.version += 1
             feed = entry.feed
-            # A feed that already holds the commit (a stream read it) stays true.
             if feed is not None and message.top is not None and feed.top >= message.top:
-                feed.version = entry.version
-            else:
+                feed.version = entry.version  # it holds the commit already (a stream read it)
+            elif feed is None or carried is None or message.top is None:
                 entry.feed = None
+            else:
+                # the packets it carries join the feed if they follow its top
+                packets, status = carried
+                fresh = [p for p in packets if p.id > feed.top]
+                if not (fresh and fresh[-1].id == message.top and feed.extend(fresh, status, entry.version)):
+                    entry.feed = None
             entry.cond.notify_all()
 
     def committed(self, table_id: int, top: int | None,
@@ -238,8 +297,13 @@ class Streams:
         bus = self._bus_of_process()
         if bus is None:
             return
+        text = CommitMessage(table_id, top, self._sender).to_text()
+        if published is not None and top is not None:
+            carried = CommitMessage.carry(*published)
+            if len(text) + 1 + len(carried) <= MAX_CARRIED:
+                text = f"{text}\n{carried}"
         try:
-            bus.publish(self.channel, CommitMessage(table_id, top, self._sender).to_text())
+            bus.publish(self.channel, text)
             self.published += 1
         except Exception:  # the commit stands; the others' streams read the log on their timeout
             self.publish_errors += 1
@@ -321,7 +385,7 @@ class Streams:
 
     def wants_packets(self, table_id: int) -> bool:
         """A commit's notifications and status are worth handing over: this process keeps a
-        feed of the table."""
+        feed of the table (its commit message then carries them too)."""
         entry = self._listeners.get(table_id)
         return entry is not None and entry.feed is not None
 
@@ -401,3 +465,4 @@ class Streams:
 
     def version(self, table_id: int) -> int:
         return self._listeners_for(table_id).version
+

@@ -19,6 +19,7 @@ from framework.storage.sql.changed_rows import NOTE_CHANGE
 from framework.storage.sql.ddl import copy_table_sql
 from framework.storage.sql.names import quote_identifier
 from framework.storage.sql.shapes import SchemaShapes
+from framework.storage.sqlite_checkpoint import Checkpointer, default_max_open
 from framework.storage.sqlite_functions import ChangeCounter, register_sqlite_functions
 
 log = logging.getLogger(__name__)
@@ -74,7 +75,10 @@ class SQLiteTableConnection:
 
     dialect: Target = "sqlite"
 
-    def __init__(self, table_id: int, path: Path) -> None:
+    def __init__(self, table_id: int, path: Path, checkpoint_off: bool = False) -> None:
+        """``checkpoint_off``: the connection's commits never checkpoint the WAL (SQLite's
+        ``wal_autocheckpoint``, which syncs the disk in the middle of a request): the
+        store's ``Checkpointer`` thread does."""
         self.table_id = table_id
         self.path = path
         # isolation_level=None: pysqlite issues no implicit COMMIT before DDL, so a failed
@@ -90,6 +94,8 @@ class SQLiteTableConnection:
             self.raw.execute("PRAGMA journal_mode=WAL")
             self.raw.execute("PRAGMA synchronous=NORMAL")
             self.raw.execute("PRAGMA foreign_keys=ON")
+            if checkpoint_off:
+                self.raw.execute("PRAGMA wal_autocheckpoint=0")
             register_sqlite_functions(self.raw)
             # counts the rows a game's UPDATE changes (mysqli's affected rows)
             self.change_counter = ChangeCounter()
@@ -222,9 +228,13 @@ def _last_packet(raw: sqlite3.Connection) -> int:
 class SQLiteStore:
     """``<directory>/<table_id>.sqlite`` files, with a bounded LRU of open connections.
 
-    Opening a WAL file per action costs about a millisecond (the last connection to close
-    checkpoints it), so connections stay open; a per-connection lock serialises threads of
-    this process and ``BEGIN IMMEDIATE`` serialises processes.
+    Opening a WAL file per action costs about a millisecond (and closing the last connection
+    to it checkpoints it, syncing the disk), so connections stay open: ``max_open`` of them,
+    by default half of what the process's open-files limit allows (``default_max_open``,
+    which raises the soft limit to the hard one), or ``ARENA_SQLITE_MAX_OPEN``. A
+    per-connection lock serialises threads of this process and ``BEGIN IMMEDIATE``
+    serialises processes. Commits never checkpoint: the store's ``Checkpointer`` thread
+    does, every few hundred commits of a table, and closes the connections the LRU lets go.
     """
 
     dialect: Target = "sqlite"
@@ -237,7 +247,8 @@ class SQLiteStore:
         self.directory = Path(directory)
         make_private_folder(self.directory)
         # tables kept open per process (each holds 3 files and ~200 KiB): ARENA_SQLITE_MAX_OPEN
-        self.max_open = max_open or int(os.environ.get("ARENA_SQLITE_MAX_OPEN") or 256)
+        self.max_open = max_open or int(os.environ.get("ARENA_SQLITE_MAX_OPEN") or 0) or default_max_open()
+        self.checkpointer = Checkpointer()
         self._open: OrderedDict[int, SQLiteTableConnection] = OrderedDict()
         self._pool_lock = threading.Lock()
         self.temporary = False  # a scratch folder, removed by drop_all
@@ -259,7 +270,7 @@ class SQLiteStore:
             if conn is not None:
                 self._open.move_to_end(table_id)
                 return conn
-            conn = SQLiteTableConnection(table_id, self.path(table_id))
+            conn = SQLiteTableConnection(table_id, self.path(table_id), checkpoint_off=True)
             self._open[table_id] = conn
             if len(self._open) > self.max_open:
                 for old_id, old in list(self._open.items()):
@@ -267,7 +278,8 @@ class SQLiteStore:
                         break
                     if old_id != table_id and old.lock.acquire(blocking=False):
                         del self._open[old_id]
-                        old.close()
+                        # closing may checkpoint (the last connection to the file): not here
+                        self.checkpointer.close_later(old.raw)
                         old.lock.release()
             return conn
 
@@ -286,6 +298,8 @@ class SQLiteStore:
                 raise
             else:
                 conn.commit()
+                if write:
+                    self.checkpointer.committed(conn.path)
 
     @staticmethod
     @contextmanager
@@ -319,6 +333,7 @@ class SQLiteStore:
                     raise
                 else:
                     conn.commit()
+                    self.checkpointer.committed(conn.path)
         except BaseException:
             self.drop(table_id)
             raise
@@ -427,6 +442,7 @@ class SQLiteStore:
             shutil.rmtree(self.directory, ignore_errors=True)
 
     def drop(self, table_id: int) -> None:
+        self.checkpointer.forget(self.path(table_id))
         with self._poll_lock:
             self._forget_poll(table_id)
         with self._pool_lock:
@@ -437,6 +453,7 @@ class SQLiteStore:
             Path(str(self.path(table_id)) + suffix).unlink(missing_ok=True)
 
     def close(self) -> None:
+        self.checkpointer.stop()
         with self._poll_lock:
             for table_id in list(self._poll_conns):
                 self._forget_poll(table_id)

@@ -346,8 +346,9 @@ def event_stream(table_id: int, player_id: int | None, after: int, lang: str, ga
 
     Once the game is over and everything is sent, an ``end`` event closes the stream (the
     page does not reconnect): nothing more will come, and a finished table's open pages
-    would otherwise keep it watched and read for as long as they stay open. After each
-    wait, a stream whose client has gone (``client_gone``) ends.
+    would otherwise keep it watched and read for as long as they stay open. After a wait
+    that no wake-up ended, a stream whose client has gone (``client_gone``) ends (after a
+    wake-up, its write fails).
     """
     runtime = site().runtime
     streams = runtime.streams
@@ -394,10 +395,15 @@ def event_stream(table_id: int, player_id: int | None, after: int, lang: str, ga
                 yield ": keepalive\n\n"
                 last_sent = now
             woken = streams.wait(table_id, seen, max(0.05, min(poll, keepalive - (now - last_sent))))
-            if client_gone():
-                return
-            # no wake-up came: read the log itself, unless another stream of the table just did
-            from_database = woken == seen and streams.needs_read(table_id, seen, poll)
+            if woken == seen:
+                # No wake-up came: nothing to write, so a gone client would not show; read the
+                # log itself, unless another stream of the table just did. (After a wake-up
+                # the stream writes: a gone client fails the write, at the second at most.)
+                if client_gone():
+                    return
+                from_database = streams.needs_read(table_id, seen, poll)
+            else:
+                from_database = False
 
     return gen()
 

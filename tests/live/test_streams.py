@@ -4,6 +4,9 @@ and the streams' own handling of bus messages (framework.live.streams)."""
 
 from __future__ import annotations
 
+import json
+import tempfile
+import textwrap
 import threading
 import time
 from collections.abc import Callable
@@ -13,10 +16,11 @@ from typing import Any
 import pytest
 
 from framework.core.clock import utcnow
+from framework.game.feed import Feed, Packet
 from framework.game.registry import GameRegistry
 from framework.live.bus import Bus, InProcessBus
 from framework.live.bus_sqlite import SqliteBus
-from framework.live.streams import CommitMessage, Streams, site_channel
+from framework.live.streams import MAX_CARRIED, CommitMessage, Streams, site_channel
 from framework.site import Site, bus_for
 from framework.storage.sqlite import SQLiteStore
 from framework.testing import TestTable
@@ -295,3 +299,84 @@ def test_an_idle_stream_reads_the_log_once_per_table_not_once_per_stream(lab_tab
     assert streams.needs_read(table_id, seen + 1, 60.0)
     streams.wake(table_id)
     assert streams.needs_read(table_id, streams.version(table_id), 60.0)
+
+
+def test_a_table_s_streams_wait_with_what_gevent_patched_after_the_import(tmp_path: Path) -> None:
+    """gunicorn's master imports the streams before a gevent worker patches ``threading``:
+    a table's condition still locks with gevent's lock (an OS lock held by one greenlet
+    would block the whole worker), and a wake-up reaches a greenlet waiting on the table."""
+    pytest.importorskip("gevent")
+    import subprocess
+    import sys
+
+    code = textwrap.dedent(f"""
+        import framework.live.streams as live
+        from gevent import monkey
+        monkey.patch_all()
+        import gevent, gevent.event, gevent.thread
+        from framework.storage.sqlite import SQLiteStore
+        from framework.core.clock import utcnow
+        streams = live.Streams(SQLiteStore({str(tmp_path)!r}), utcnow)
+        entry = streams._listeners_for(1)
+        assert isinstance(entry.cond._lock._block, gevent.thread.LockType), type(entry.cond._lock._block)
+        waiter = gevent.spawn(streams.wait, 1, 0, 10.0)
+        gevent.sleep(0.05)
+        streams.wake(1)
+        assert waiter.get(timeout=2) == 1
+        print("woken")
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "woken"
+
+
+def _packet(packet_id: int, private: bool = False) -> Packet:
+    return Packet(packet_id, packet_id, private, 2 if private else None, "2026-01-01 00:00:00", "note",
+                  "${n} played", f'{{"n": {packet_id}}}')
+
+
+def test_another_process_s_commit_joins_the_feed_it_follows_without_a_read(
+        two_processes: tuple[Streams, Streams, Opener], caplog: pytest.LogCaptureFixture) -> None:
+    first, second, _ = two_processes
+    second.listen()
+    entry = second._listeners_for(7)
+    second._keep_feed(7, entry, Feed(4, [_packet(5)], {"progression": 1}, second.version(7)))
+    first.committed(7, 7, ([_packet(6), _packet(7, private=True)], {"progression": 2}))
+    feed = second.feed(7)  # the table's file was never read: it does not exist
+    assert feed is not None and feed.top == 7 and feed.version == second.version(7)
+    assert feed.status == {"progression": 2}
+    batch = second.batch(7, 3, 5, second.version(7), ("en", "x"), None, 500)
+    assert [p.id for p in batch.packets] == [6]  # another player's private packet stays theirs
+    assert second.batch(7, 2, 5, second.version(7), ("en", "x"), None, 500).packets[1].args == {"n": 7}
+    first.committed(7, 9, ([_packet(9)], {"progression": 3}))  # 8 is missing: the feed is dropped
+    assert second.feed(7) is None
+    second._keep_feed(7, entry, Feed(4, [_packet(5)], {}, second.version(7)))
+    first.committed(7, 6)  # a commit that carries nothing: the feed may miss it
+    assert second.feed(7) is None
+    second._keep_feed(7, entry, Feed(4, [_packet(5)], {}, second.version(7)))
+    second._heard(CommitMessage(7, 6, "h/1/other", '{"packets": 3}').to_text())
+    assert second.feed(7) is None and "carried what is not packets" in caplog.text
+
+
+def test_a_commit_message_carries_its_packets_only_when_they_are_short() -> None:
+    packets = [_packet(1), _packet(2, private=True)]
+    text = CommitMessage(5, 2, "h/1/a", CommitMessage.carry(packets, {"scores": {"2": 10}})).to_text()
+    carried = CommitMessage.from_text(text).carried_packets()
+    assert carried is not None
+    assert [(p.id, p.private, p.player, p.args) for p in carried[0]] == [(1, False, None, {"n": 1}),
+                                                                         (2, True, 2, {"n": 2})]
+    assert carried[1] == {"scores": {"2": 10}}
+    sent: list[str] = []
+
+    class Recorder(InProcessBus):
+        def publish(self, channel: str, message: str) -> None:
+            sent.append(message)
+
+    streams = Streams(SQLiteStore(Path(tempfile.mkdtemp())), utcnow, lambda lost: Recorder())
+    long = Packet(3, 3, False, None, "2026-01-01 00:00:00", "note", "x", json.dumps({"x": "y" * MAX_CARRIED}))
+    streams.committed(5, 3, ([long], {}))
+    streams.committed(5, 4, ([_packet(4)], {}))
+    assert sent[0].count("\n") == 0 and len(sent[0]) < 100  # too long: it only says what changed
+    assert CommitMessage.from_text(sent[1]).carried_packets() is not None
+    streams.close()

@@ -1,0 +1,94 @@
+"""SQLite tables' WAL checkpoints and closes made by a thread of their own, never by a
+request's commit (framework.storage.sqlite_checkpoint)."""
+
+from __future__ import annotations
+
+import resource
+import shutil
+import sqlite3
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from framework.storage.sqlite import SQLiteStore
+from framework.storage.sqlite_checkpoint import default_max_open
+
+
+def wait_until(check: Callable[[], bool], timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def rows_in_file_alone(path: Path, tmp: Path) -> int:
+    """The rows of ``t`` that the table's file holds without its WAL (what a checkpoint
+    copied there)."""
+    copy = tmp / "copy.sqlite"
+    shutil.copyfile(path, copy)
+    conn = sqlite3.connect(copy)
+    try:
+        return int(conn.execute("SELECT COUNT(*) FROM t").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def test_commits_leave_the_wal_to_the_thread_which_copies_it_into_the_file(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "tables")
+    store.checkpointer.every = 50
+    try:
+        with store.create(1) as db:
+            db.execute("CREATE TABLE t (n INTEGER)")
+        with store.connect(1) as db:
+            assert db.execute("PRAGMA wal_autocheckpoint").rows[0]["wal_autocheckpoint"] == 0
+        for n in range(48):  # with the create and the check: 50 commits
+            with store.connect(1) as db:
+                db.execute("INSERT INTO t VALUES (?)", (n,))
+        assert wait_until(lambda: store.checkpointer.checkpoints >= 1)
+        assert rows_in_file_alone(store.path(1), tmp_path) == 48
+        for n in range(10):  # fewer than ``every``: they stay in the WAL
+            with store.connect(1) as db:
+                db.execute("INSERT INTO t VALUES (?)", (n,))
+        time.sleep(0.3)
+        assert store.checkpointer.checkpoints == 1
+        assert rows_in_file_alone(store.path(1), tmp_path) == 48
+        with store.connect(1, write=False) as db:
+            assert db.execute("SELECT COUNT(*) AS n FROM t").rows[0]["n"] == 58
+    finally:
+        store.close()
+
+
+def test_a_connection_the_store_lets_go_is_closed_by_the_thread(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "tables", max_open=2)
+    try:
+        for table_id in (1, 2, 3):
+            with store.create(table_id) as db:
+                db.execute("CREATE TABLE t (n INTEGER)")
+                db.execute("INSERT INTO t VALUES (?)", (table_id,))
+        assert wait_until(lambda: store.checkpointer.closed == 1)
+        with store.connect(1, write=False) as db:  # opened again
+            assert db.execute("SELECT n FROM t").rows == [{"n": 1}]
+    finally:
+        store.close()
+
+
+def test_a_dropped_table_is_not_made_again_by_its_checkpoint(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "tables")
+    store.checkpointer.every = 1
+    try:
+        with store.create(1) as db:
+            db.execute("CREATE TABLE t (n INTEGER)")
+        store.drop(1)
+        time.sleep(0.3)
+        assert not store.exists(1)
+    finally:
+        store.close()
+
+
+def test_tables_kept_open_follow_the_open_files_limit() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    expected = 100_000 if hard == resource.RLIM_INFINITY else max(256, hard // 6)
+    assert default_max_open() == expected
+    assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] == hard  # raised to the hard limit
