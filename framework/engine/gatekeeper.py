@@ -114,8 +114,7 @@ class Gatekeeper:
                 try:
                     return self._apply(info, gdef, table, player_id, action, args, seen_move)
                 except Exception as exc:
-                    if isinstance(exc, StaleKeptState) or table.kept_was_stale():
-                        raise StaleKeptState(str(exc)) from exc
+                    _replay_if_stale(table, exc)
                     raise
         except GameSystemError as exc:
             self.errors.log_error(info.id, player_id, action, exc)
@@ -159,8 +158,7 @@ class Gatekeeper:
         except ArenaError:
             raise
         except Exception as exc:
-            if isinstance(exc, StaleKeptState) or table.kept_was_stale():
-                raise StaleKeptState(str(exc)) from exc
+            _replay_if_stale(table, exc)  # not the game's error: nothing to log
             self.errors.log_error(info.id, player_id, action, exc)
             raise GameCodeError(
                 "The game hit an error and your move was cancelled; it is in the "
@@ -216,3 +214,12 @@ class Gatekeeper:
 
 def _is_name(value: Any) -> bool:
     return isinstance(value, str) and value.isidentifier() and not value.startswith("_")
+
+
+def _replay_if_stale(table: Table, exc: BaseException) -> None:
+    """Raise ``StaleKeptState`` when ``exc`` came from a kept state that was not the table's
+    (``Gatekeeper.act`` then plays the action again from the rows)."""
+    if isinstance(exc, StaleKeptState):
+        raise exc
+    if table.kept_was_stale():
+        raise StaleKeptState(str(exc)) from exc

@@ -51,10 +51,9 @@ class KeptState:
     globals: dict[int, int | None] | None = None
     last_packet_id: int | None = None
 
-    def matches(self, token: int | None, move: int | None, release: str | None,
-                definition: object) -> bool:
-        return (token is not None and token == self.token and move == self.move
-                and self.same_code(release, definition))
+    def matches(self, token: int | None, move: int | None) -> bool:
+        """Whether the table's write token and move, read now, are the ones this state left."""
+        return token is not None and token == self.token and move == self.move
 
     def same_code(self, release: str | None, definition: object) -> bool:
         """Whether the table runs the release and game definition that made this state."""

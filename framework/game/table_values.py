@@ -252,8 +252,7 @@ class TableValues(TableDatabase):
             self._globals = dict(kept.globals)
             self._ctx.last_packet_id = kept.last_packet_id
             self._unchecked_token, self._stale = kept.token, None
-        elif not kept.matches(self._read_global(GLOBAL_WRITE_TOKEN), self._read_global(GLOBAL_MOVE),
-                              release, definition):
+        elif not kept.matches(self._read_global(GLOBAL_WRITE_TOKEN), self._read_global(GLOBAL_MOVE)):
             return False
         if kept.players is not None:
             self._players, self._clocks, self._scores = kept.players, kept.clocks, kept.scores

@@ -7,7 +7,8 @@ import resource
 import shutil
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from framework.storage.sqlite import SQLiteStore
@@ -23,6 +24,16 @@ def wait_until(check: Callable[[], bool], timeout: float = 10.0) -> bool:
     return True
 
 
+@contextmanager
+def store_at(directory: Path, **options: int) -> Iterator[SQLiteStore]:
+    """A store of tables in ``directory``, closed (its thread stopped) at the end."""
+    store = SQLiteStore(directory, **options)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
 def rows_in_file_alone(path: Path, tmp: Path) -> int:
     """The rows of ``t`` that the table's file holds without its WAL (what a checkpoint
     copied there)."""
@@ -36,9 +47,8 @@ def rows_in_file_alone(path: Path, tmp: Path) -> int:
 
 
 def test_commits_leave_the_wal_to_the_thread_which_copies_it_into_the_file(tmp_path: Path) -> None:
-    store = SQLiteStore(tmp_path / "tables")
-    store.checkpointer.every = 50
-    try:
+    with store_at(tmp_path / "tables") as store:
+        store.checkpointer.every = 50
         with store.create(1) as db:
             db.execute("CREATE TABLE t (n INTEGER)")
         with store.connect(1) as db:
@@ -56,13 +66,10 @@ def test_commits_leave_the_wal_to_the_thread_which_copies_it_into_the_file(tmp_p
         assert rows_in_file_alone(store.path(1), tmp_path) == 48
         with store.connect(1, write=False) as db:
             assert db.execute("SELECT COUNT(*) AS n FROM t").rows[0]["n"] == 58
-    finally:
-        store.close()
 
 
 def test_a_connection_the_store_lets_go_is_closed_by_the_thread(tmp_path: Path) -> None:
-    store = SQLiteStore(tmp_path / "tables", max_open=2)
-    try:
+    with store_at(tmp_path / "tables", max_open=2) as store:
         for table_id in (1, 2, 3):
             with store.create(table_id) as db:
                 db.execute("CREATE TABLE t (n INTEGER)")
@@ -70,21 +77,16 @@ def test_a_connection_the_store_lets_go_is_closed_by_the_thread(tmp_path: Path) 
         assert wait_until(lambda: store.checkpointer.closed == 1)
         with store.connect(1, write=False) as db:  # opened again
             assert db.execute("SELECT n FROM t").rows == [{"n": 1}]
-    finally:
-        store.close()
 
 
 def test_a_dropped_table_is_not_made_again_by_its_checkpoint(tmp_path: Path) -> None:
-    store = SQLiteStore(tmp_path / "tables")
-    store.checkpointer.every = 1
-    try:
+    with store_at(tmp_path / "tables") as store:
+        store.checkpointer.every = 1
         with store.create(1) as db:
             db.execute("CREATE TABLE t (n INTEGER)")
         store.drop(1)
         time.sleep(0.3)
         assert not store.exists(1)
-    finally:
-        store.close()
 
 
 def test_tables_kept_open_follow_the_open_files_limit() -> None:
