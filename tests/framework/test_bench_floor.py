@@ -49,3 +49,17 @@ def test_the_floor_app_writes_one_log_row_per_move(tmp_path: Path) -> None:
     assert moves == [1, 2, 3]
     conn = sqlite3.connect(tmp_path / "0.sqlite")
     assert conn.execute("SELECT COUNT(*) FROM gamelog").fetchone()[0] == 3
+
+
+def test_bench_upgrade_on_sqlite_upgrades_every_table_and_measures_its_floors(
+        arena: Callable[..., Result]) -> None:
+    """On SQLite the upgrade and its floors open each table file afresh (the store lets its
+    connections go first): every table is upgraded and both figures come out."""
+    result = arena("bench", "upgrade", "--tables", "3", "--backend", "sqlite")
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)["sqlite"]
+    for kind in ("no_ddl", "add_column"):
+        assert figures[kind]["upgraded"] == 3 and figures[kind]["failed"] == 0
+        assert figures[kind]["floor_ms_per_table"] > 0 and figures[kind]["ms_per_table"] > 0
+        assert figures[kind]["ratio_to_floor"] == pytest.approx(
+            figures[kind]["ms_per_table"] / figures[kind]["floor_ms_per_table"], rel=0.05)
