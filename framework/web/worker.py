@@ -19,10 +19,12 @@ is not used by this worker). Here each connection gets:
 from __future__ import annotations
 
 import os
+import re
 from io import BytesIO
 from typing import Any
 
 from gevent import Timeout
+from gevent.pywsgi import OldMessage
 from gunicorn.workers.ggevent import GeventPyWSGIWorker, PyWSGIHandler
 
 #: Defaults of the worker's own settings (environment variables, in seconds).
@@ -32,6 +34,22 @@ DEFAULT_CLIENT_TIMEOUT = 60.0
 _TOO_LONG = b"HTTP/1.1 414 URI Too Long\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
 _TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n"
               b"Content-Length: 0\r\n\r\n")
+
+
+#: A header line the direct path takes: a token, a colon, a value of printable ASCII.
+_PLAIN_HEADER = re.compile(rb"([!#$%&'*+\-.^_`|~0-9A-Za-z]+):[ \t]*([\x20-\x7e\t]*)\r?\n")
+
+
+def plain_headers(lines: list[bytes]) -> Any:
+    """The message gevent's parser makes of ``lines`` (each ending with its line break, the
+    last one empty) when each is a plain ``Name: value`` line; None when one is not."""
+    message = OldMessage()
+    for line in lines[:-1]:
+        match = _PLAIN_HEADER.fullmatch(line)
+        if match is None:
+            return None
+        message[match[1].decode("ascii")] = match[2].decode("ascii")
+    return message
 
 
 class HeadTimeout(TimeoutError):
@@ -107,7 +125,10 @@ class ArenaHandler(PyWSGIHandler):  # type: ignore[misc]
             self._stop_head_timer()
 
     def MessageClass(self, fp: Any, *args: Any) -> Any:  # noqa: N802 (gevent's name)
-        """The headers, read under gunicorn's limits, then parsed as gevent parses them."""
+        """The headers, read under gunicorn's limits. Plain ``Name: value`` lines make the
+        message directly (what ``http.client.parse_headers`` makes of them, without its
+        e-mail parser, a tenth of the cost); anything else (folded lines, a name that is
+        not a token, bytes outside ASCII) goes through gevent's parser as before."""
         size, count = self.limit_request_field_size or 65536, self.limit_request_fields or 32768
         lines: list[bytes] = []
         while True:
@@ -120,7 +141,10 @@ class ArenaHandler(PyWSGIHandler):  # type: ignore[misc]
             lines.append(line)
             if len(lines) > count:
                 raise RequestLimitError("431", _TOO_LARGE)
-        return super().MessageClass(BytesIO(b"".join(lines)), *args)
+        message = plain_headers(lines)
+        if message is None:
+            return super().MessageClass(BytesIO(b"".join(lines)), *args)
+        return message
 
     def _handle_client_error(self, ex: Exception) -> Any:
         if isinstance(ex, RequestLimitError):
