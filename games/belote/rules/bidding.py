@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from .cards import Card, Suit
+from .cards import SUITS, Card, Suit
 from .contracts import Contract
 from .errors import CardError, IllegalBidError, RulesError
 from .trumps import (
@@ -172,7 +172,7 @@ class ClassicBidding(Bidding):
             return [PASS, TAKE]
         if self.round == 2:
             return [PASS] + [
-                Bid(BidKind.TAKE, suit) for suit in Suit
+                Bid(BidKind.TAKE, suit) for suit in SUITS
                 if suit != self.turned.suit or self.rules.second_round_any_suit
             ]
         return [PASS, Bid(BidKind.TAKE, ALL_TRUMPS), Bid(BidKind.TAKE, NO_TRUMPS)]
@@ -213,7 +213,7 @@ class ContreeBidding(Bidding):
         self._queue: list[int] = []  # seats still to speak in a closing phase
 
     def _trumps(self) -> list[Trump]:
-        trumps: list[Trump] = list(Suit)
+        trumps: list[Trump] = list(SUITS)
         if self.rules.all_no_trumps:
             trumps += [ALL_TRUMPS, NO_TRUMPS]
         return trumps
