@@ -14,6 +14,7 @@ by the read of the ``global`` rows the action then makes.
 
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +22,11 @@ from typing import Any
 #: the range of a write token (``global`` holds a signed 32-bit INT)
 TOKEN_MAX = 2**31 - 1
 
-_tokens = random.SystemRandom()
+# Seeded from the operating system's randomness, and again in every forked process (a
+# gunicorn worker): two processes never draw the same sequence. (``SystemRandom`` would
+# read the kernel's source for every action.)
+_tokens = random.Random()
+os.register_at_fork(after_in_child=_tokens.seed)
 
 
 def new_token() -> int:

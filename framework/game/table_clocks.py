@@ -10,7 +10,7 @@ from typing import Any
 
 from framework.core.clock import to_datetime
 from framework.game.globals import GLOBAL_PROGRESSION
-from framework.game.table_context import TIME_FORMAT
+from framework.game.table_context import datetime_text
 from framework.game.table_statistics import TableStatistics
 from framework.storage.base import TableConnection
 from framework.storage.sql.translate import translate_query
@@ -85,7 +85,7 @@ class TableClocks(TableStatistics):
         for pid, (remaining, start) in self._clocks.items():
             started = to_datetime(start)
             if pid in active and started is None:
-                changes[pid] = (remaining, now.strftime(TIME_FORMAT))
+                changes[pid] = (remaining, datetime_text(now))
             elif pid not in active and started is not None:
                 used = (now - started).total_seconds()
                 changes[pid] = (int(round(float(remaining or 0) - used)), None)

@@ -13,6 +13,14 @@ from framework.storage.base import TableConnection
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S.%f"
 
 
+def datetime_text(moment: datetime) -> str:
+    """``moment`` as DATETIME columns store it (``TIME_FORMAT``); for the naive UTC times
+    the framework keeps, ``isoformat`` makes the same text several times faster."""
+    if moment.tzinfo is not None:
+        return moment.strftime(TIME_FORMAT)
+    return moment.isoformat(" ", "microseconds")
+
+
 @dataclass
 class ActionContext:
     """What the runtime hands to a Table for one request."""
@@ -39,5 +47,5 @@ class ActionContext:
     def now_text(self) -> str:
         """The request's time as stored in DATETIME columns (one value per request)."""
         if self._now_text is None:
-            self._now_text = self.now().strftime(TIME_FORMAT)
+            self._now_text = datetime_text(self.now())
         return self._now_text
