@@ -82,13 +82,20 @@ def bench_bots(deals: int, rules: Rules, seed: int = 1) -> dict[str, Any]:
     """Play ``deals`` hands, the expert on seats 0 and 2 against the beginner, and time the
     expert's decisions: ``card_ms`` / ``bid_ms`` mean and max (forced moves included), in
     wall-clock time and, as ``card_cpu_ms`` / ``bid_cpu_ms``, in the process's CPU time,
-    with the load average when the run ends (``load``)."""
+    with the load average when the run ends (``load``). The hands are those of games to
+    ``rules.target`` one after the other: the bots see the match score, as at a table."""
     rng = random.Random(seed)
     timed = [_Timed(SearchBot(random.Random(f"{seed}:{seat}"))) for seat in (0, 2)]
     bots: list[Bot] = [timed[0], HeuristicBot(random.Random(1)), timed[1],
                        HeuristicBot(random.Random(3))]
+    scores = [0, 0]
     for number in range(deals):
-        play_hand(rules, bots, rng, number % 4)
+        _, state = play_hand(rules, bots, rng, number % 4, (scores[0], scores[1]))
+        if state is not None:
+            hand_score = state.score().hand_score
+            scores = [scores[0] + hand_score[0], scores[1] + hand_score[1]]
+            if max(scores) >= rules.target:
+                scores = [0, 0]
     cards = [value for bot in timed for value in bot.cards]
     bids = [value for bot in timed for value in bot.bids]
     cards_cpu = [value for bot in timed for value in bot.cards_cpu]

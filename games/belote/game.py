@@ -932,15 +932,21 @@ class Belote(Table):
         """A player who left is played by the expert bot, so their partner is not let down."""
         self._automatic_turn(state, active_player, make_bot("expert", self.random))
 
+    def _match_scores(self) -> tuple[int, int] | None:
+        """The public score a bot weighs its risks by, in a game to a target score (None in
+        a game of so many hands: its end is not a score to reach)."""
+        return self.team_scores() if self.game_length.kind == "points" else None
+
     def _automatic_turn(self, state: State, player_id: int, bot: Bot) -> None:
         seat = self.seat_of(player_id)
         bidding = self.bidding()
         if state.name in _BIDDING_STATES:
-            bid = bot.choose_bid(bid_view(bidding, self.hands()[seat]))
+            bid = bot.choose_bid(bid_view(bidding, self.hands()[seat], self._match_scores()))
             self._bid(seat, bid.code)
         elif state.name == "playerTurn":
             play = self.play_state(bidding)
-            card = bot.choose_card(play_view(play, self.dealer, bidding.history, self.turned))
+            card = bot.choose_card(play_view(play, self.dealer, bidding.history, self.turned,
+                                             self._match_scores()))
             self._play(seat, str(card))
         else:
             raise GameSystemError(f"no automatic turn in state {state.name!r}")

@@ -11,8 +11,11 @@ import pytest
 from click.testing import CliRunner, Result
 
 from framework.cli import main
+from games.belote import bench
+from games.belote.bots import SearchBot, SeatView
 from games.belote.cli import bench_framework, format_report, load_record
 from games.belote.records import RecordError, replay
+from games.belote.rules import Bid, Rules
 
 GOLDEN = Path(__file__).resolve().parent / "golden"  # in the repository: missing files fail
 CLASSIC_GOLDEN = GOLDEN / "classic-undertrump-required.jsonl"
@@ -167,3 +170,17 @@ def test_bench_prints_both_speeds(arena: Arena) -> None:
 def test_bench_framework_counts_hands() -> None:
     result = bench_framework(games=1, seed=3, bots=("heuristic", "random"), options={"target": 10})
     assert result["hands"] >= 4 and result["framework_hands_per_s"] > 0
+
+
+def test_bench_bots_times_the_expert_as_in_a_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[tuple[int, int] | None] = []
+
+    class Noting(SearchBot):
+        def choose_bid(self, view: SeatView) -> Bid:
+            seen.append(view.match_scores)
+            return super().choose_bid(view)
+
+    monkeypatch.setattr(bench, "SearchBot", Noting)
+    result = bench.bench_bots(6, Rules(target=301))
+    assert result["cards"] > 0 and result["bids"] == len(seen) > 0
+    assert None not in seen and any(max(scores) > 0 for scores in seen if scores)

@@ -32,10 +32,12 @@ class MatchResult:
     hands_cancelled: int
 
 
-def play_dealt_hand(rules: Rules, bots: Sequence[Bot], deck: Sequence[Card],
-                    dealer: int) -> tuple[Contract | None, PlayState | None]:
-    """Run the bidding and the play of the shuffled ``deck`` with ``bots``. Returns
-    ``(None, None)`` when everybody passed."""
+def play_dealt_hand(rules: Rules, bots: Sequence[Bot], deck: Sequence[Card], dealer: int,
+                    match_scores: tuple[int, int] | None = None,
+                    ) -> tuple[Contract | None, PlayState | None]:
+    """Run the bidding and the play of the shuffled ``deck`` with ``bots`` (who see
+    ``match_scores``, the game's score before the hand, or None for a hand on its own).
+    Returns ``(None, None)`` when everybody passed."""
     bidding: ClassicBidding | ContreeBidding
     turned: Card | None = None
     if rules.is_contree:
@@ -46,7 +48,7 @@ def play_dealt_hand(rules: Rules, bots: Sequence[Bot], deck: Sequence[Card],
         bidding = ClassicBidding(dealer, turned, rules)
     while not bidding.is_over:
         seat = bidding.to_play
-        bidding.apply(bots[seat].choose_bid(bid_view(bidding, hands[seat])), seat)
+        bidding.apply(bots[seat].choose_bid(bid_view(bidding, hands[seat], match_scores)), seat)
     contract = bidding.contract
     if contract is None:
         return None, None
@@ -55,18 +57,20 @@ def play_dealt_hand(rules: Rules, bots: Sequence[Bot], deck: Sequence[Card],
     state = PlayState(hands, contract, (dealer + 1) % 4, rules)
     while not state.is_over:
         seat = state.to_play
-        state.play(bots[seat].choose_card(play_view(state, dealer, bidding.history, turned)),
-                   seat)
+        state.play(bots[seat].choose_card(play_view(state, dealer, bidding.history, turned,
+                                                    match_scores)), seat)
     return contract, state
 
 
-def play_hand(rules: Rules, bots: Sequence[Bot], rng: random.Random,
-              dealer: int) -> tuple[Contract | None, PlayState | None]:
-    """Deal with ``rng``, run the bidding and the play with ``bots``; score the hand with
-    ``state.score(carried)``. Returns ``(None, None)`` when everybody passed."""
+def play_hand(rules: Rules, bots: Sequence[Bot], rng: random.Random, dealer: int,
+              match_scores: tuple[int, int] | None = None,
+              ) -> tuple[Contract | None, PlayState | None]:
+    """Deal with ``rng``, run the bidding and the play with ``bots`` (``match_scores``: see
+    `play_dealt_hand`); score the hand with ``state.score(carried)``. Returns
+    ``(None, None)`` when everybody passed."""
     deck = list(CARDS)
     rng.shuffle(deck)
-    return play_dealt_hand(rules, bots, deck, dealer)
+    return play_dealt_hand(rules, bots, deck, dealer, match_scores)
 
 
 def play_match(rules: Rules, bots: Sequence[Bot], rng: random.Random,
@@ -74,7 +78,7 @@ def play_match(rules: Rules, bots: Sequence[Bot], rng: random.Random,
                max_hands: int = 1000) -> MatchResult:
     """Play hands until a team reaches ``target`` (default `Rules.target`) with the higher
     score. The dealer rotates every hand, cancelled ones included; contention points are
-    carried to the next played hand.
+    carried to the next played hand. The bots see the match score.
 
     Raises:
         BeloteError: a bot played an illegal bid or card.
@@ -85,7 +89,7 @@ def play_match(rules: Rules, bots: Sequence[Bot], rng: random.Random,
     carried = 0
     played = cancelled = 0
     while played + cancelled < max_hands:
-        contract, state = play_hand(rules, bots, rng, dealer)
+        contract, state = play_hand(rules, bots, rng, dealer, (scores[0], scores[1]))
         dealer = (dealer + 1) % 4
         if state is None:
             cancelled += 1

@@ -33,6 +33,7 @@ from .knowledge import knowledge_of
 from .rollout import Outcome, playout
 from .sampling import BidHint, sample_deals
 from .solver import Solver
+from .stakes import Stakes
 from .strength import hand_strength
 from .tables import ALL_CODE, ORDER, POINTS, SUITS, indices, king_queen
 from .views import SeatView
@@ -93,12 +94,12 @@ def belote_points(hands: Sequence[int], code: int) -> tuple[int, int]:
     return team[0], team[1]
 
 
-def score_difference(rules: Rules, contract: Contract, dealt: Sequence[int],
-                     points: Sequence[int], team: int, first_leader: int,
-                     tricks: Sequence[int] | None = None,
-                     taker_tricks: int | None = None) -> float:
-    """``team``'s hand score minus the other team's, for a hand whose card points (dix de
-    der included) end as ``points`` from the deal ``dealt`` (scored with `score_hand`).
+def hand_scores(rules: Rules, contract: Contract, dealt: Sequence[int],
+                points: Sequence[int], first_leader: int,
+                tricks: Sequence[int] | None = None,
+                taker_tricks: int | None = None) -> tuple[int, int]:
+    """The hand score per team (team 0 first) of a hand whose card points (dix de der
+    included) end as ``points`` from the deal ``dealt`` (scored with `score_hand`).
     ``tricks``: per team, when known (else guessed from the points: a capot or not);
     ``taker_tricks``: the tricks the taker took alone (a générale), when known (else a capot
     of the takers counts as the taker's own)."""
@@ -118,7 +119,21 @@ def score_difference(rules: Rules, contract: Contract, dealt: Sequence[int],
     score = score_hand(contract, rules, card_points=points, tricks_won=tricks,
                        belote=belote_points(dealt, code), announcements=announced,
                        first_leader=first_leader, taker_tricks=taker_tricks).hand_score
+    return score[0], score[1]
+
+
+def score_difference(rules: Rules, contract: Contract, dealt: Sequence[int],
+                     points: Sequence[int], team: int, first_leader: int,
+                     tricks: Sequence[int] | None = None,
+                     taker_tricks: int | None = None) -> float:
+    """``team``'s hand score minus the other team's (see `hand_scores`)."""
+    score = hand_scores(rules, contract, dealt, points, first_leader, tricks, taker_tricks)
     return float(score[team] - score[1 - team])
+
+
+def stakes_of(view: SeatView) -> Stakes:
+    """What a hand's score is worth to the seat's team, from the public match score."""
+    return Stakes(view.seat & 1, view.match_scores, view.rules.target, view.rules.variant)
 
 
 def _bid_hints(view: SeatView, code: int | None) -> list[BidHint]:
@@ -204,7 +219,7 @@ class SearchBot:
         use_solver = remaining_tricks <= self.budget.solve_tricks
         optional = view.rules.undertrump == "optional"
         first_leader = (view.dealer + 1) % 4
-        team = me & 1
+        stakes = stakes_of(view)
         totals = [0.0] * len(candidates)
         for deal in deals:
             deal[me] = facts.mine
@@ -222,8 +237,8 @@ class SearchBot:
                                       contract.taker_team, optional)
                     gained = outcome.points
                 points = (view.card_points[0] + gained[0], view.card_points[1] + gained[1])
-                totals[position] += score_difference(view.rules, contract, dealt, points, team,
-                                                     first_leader)
+                totals[position] += stakes.worth(hand_scores(view.rules, contract, dealt,
+                                                             points, first_leader))
             if self._out_of_time(start):
                 break
         best = max(range(len(candidates)), key=lambda position: (totals[position], -position))
@@ -271,10 +286,10 @@ class SearchBot:
         if not results:
             return 0.0
         first_leader = (view.dealer + 1) % 4
-        team = view.seat & 1
-        return sum(score_difference(view.rules, contract, deal, outcome.points, team,
-                                    first_leader, outcome.tricks,
-                                    outcome.seat_tricks[contract.taker])
+        stakes = stakes_of(view)
+        return sum(stakes.worth(hand_scores(view.rules, contract, deal, outcome.points,
+                                            first_leader, outcome.tricks,
+                                            outcome.seat_tricks[contract.taker]))
                    for deal, outcome in results) / len(results)
 
     def _classic_bid(self, view: SeatView, legal: list[Bid]) -> Bid:

@@ -40,6 +40,8 @@ class SeatView:
         card_points: card points taken so far per team.
         known: ``(seat, card)`` for cards another seat is publicly known to hold: the
             classic taker's turned-up card, the other half of a belote after "Belote".
+        match_scores: the game's public score per team before this hand (team 0 first),
+            or None for a hand played on its own (duplicate deals).
     """
 
     seat: int
@@ -56,14 +58,17 @@ class SeatView:
     legal_cards: tuple[Card, ...] = ()
     card_points: tuple[int, int] = (0, 0)
     known: tuple[tuple[int, Card], ...] = ()
+    match_scores: tuple[int, int] | None = None
 
 
-def bid_view(bidding: Bidding, hand: Sequence[Card]) -> SeatView:
-    """View of the seat to bid, from a bidding procedure and that seat's cards."""
+def bid_view(bidding: Bidding, hand: Sequence[Card],
+             match_scores: tuple[int, int] | None = None) -> SeatView:
+    """View of the seat to bid, from a bidding procedure and that seat's cards
+    (``match_scores``: the game's score before this hand, see `SeatView`)."""
     turned = bidding.turned if isinstance(bidding, ClassicBidding) else None
     return SeatView(seat=bidding.to_play, dealer=bidding.dealer, rules=bidding.rules,
                     hand=tuple(sorted(hand)), bids=tuple(bidding.history), turned=turned,
-                    legal_bids=tuple(bidding.legal_bids()))
+                    legal_bids=tuple(bidding.legal_bids()), match_scores=match_scores)
 
 
 def _public_holdings(state: PlayState, turned: Card | None) -> tuple[tuple[int, Card], ...]:
@@ -86,8 +91,10 @@ def _public_holdings(state: PlayState, turned: Card | None) -> tuple[tuple[int, 
 
 
 def play_view(state: PlayState, dealer: int, bids: Sequence[tuple[int, Bid]] = (),
-              turned: Card | None = None) -> SeatView:
-    """View of the seat to play in ``state`` (``turned``: classic, the turned-up card)."""
+              turned: Card | None = None,
+              match_scores: tuple[int, int] | None = None) -> SeatView:
+    """View of the seat to play in ``state`` (``turned``: classic, the turned-up card;
+    ``match_scores``: the game's score before this hand, see `SeatView`)."""
     played = tuple(((trick.leader + position) % 4, card) for trick in state.tricks
                    for position, card in enumerate(trick.cards))
     return SeatView(
@@ -96,7 +103,7 @@ def play_view(state: PlayState, dealer: int, bids: Sequence[tuple[int, Bid]] = (
         contract=state.contract, leader=state.leader, trick=tuple(state.trick), played=played,
         legal_cards=tuple(state.legal_cards()),
         card_points=(state.card_points[0], state.card_points[1]),
-        known=_public_holdings(state, turned),
+        known=_public_holdings(state, turned), match_scores=match_scores,
     )
 
 
