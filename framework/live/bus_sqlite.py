@@ -169,7 +169,7 @@ class SqliteBus:
                     self._writer.execute("ROLLBACK")
                     raise
             self._checkpointer.committed(self.path)
-        except Exception:  # the thread must live on: the next messages may go through
+        except sqlite3.Error:
             log.exception("the SQLite bus could not write %d message(s) to %s: they are lost",
                           len(batch), self.path)
 

@@ -11,6 +11,7 @@ import os
 import resource
 import sqlite3
 import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -93,8 +94,7 @@ class Checkpointer:
         self._counts: dict[Path, int] = {}
         self._pid: int | None = None  # the process whose thread runs
         self._token = object()  # the running thread's: a stopped thread sees it changed
-        # an interpreter lock: the SQLite bus's writer thread reports commits too
-        self._start_lock = os_lock_allocator()()
+        self._start_lock = threading.Lock()
 
     def committed(self, path: Path) -> None:
         """A write transaction on ``path`` committed (call on the committing thread)."""
