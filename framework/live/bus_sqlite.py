@@ -9,14 +9,12 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
-import time
-from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from framework.live.channels import BusClosedError, Subscriptions, validate_channel
-from framework.storage.sqlite_checkpoint import Checkpointer, os_lock_allocator, os_thread_tools, take_all
+from framework.storage.sqlite_checkpoint import Checkpointer
 
 log = logging.getLogger(__name__)
 
@@ -48,10 +46,7 @@ def url_of(path: Path) -> str:
 
 
 class SqliteBus:
-    """Publishing hands the message to this process's writer, an operating-system thread
-    that inserts what is waiting as rows in one short write transaction (so a publish
-    never waits for the file's write lock, which another process may hold, in a request's
-    event loop); one listener thread per
+    """Publishing inserts a row (its own short write transaction); one listener thread per
     process (a greenlet under gevent) looks every ``poll_s`` seconds at the file's
     ``data_version`` (which moves when another connection commits; it reads the WAL index,
     no transaction) and dispatches the new rows in id order, the order of the publishes.
@@ -71,8 +66,7 @@ class SqliteBus:
         self._subscriptions = Subscriptions()
         self._closed = False
         self._stop = threading.Event()
-        allocate_lock = os_lock_allocator()
-        self._write_lock = allocate_lock()  # taken by the writer thread: an interpreter lock
+        self._write_lock = threading.Lock()
         # the publishes' commits never sync the disk in the publisher's request: a thread
         # checkpoints the file (every 500 publishes of this process)
         self._checkpointer = Checkpointer(every=500)
@@ -81,14 +75,6 @@ class SqliteBus:
         self._writer.execute("CREATE TABLE IF NOT EXISTS bus_message (id INTEGER PRIMARY KEY AUTOINCREMENT, "
                              "channel TEXT NOT NULL, message TEXT NOT NULL)")
         self._published = 0
-        self._pending: deque[tuple[str, str]] = deque()  # appends and pops are atomic
-        self._busy = False  # the writer took messages it has not committed yet
-        self._wake = allocate_lock()  # released when a message waits, or to stop
-        self._wake.acquire()
-        self._written = allocate_lock()  # held while the writer runs
-        self._written.acquire()
-        start_thread, _ = os_thread_tools()
-        start_thread(self._write_loop, ())
         self._reader = self._connect()
         self._last = self._top(self._reader)  # messages from now on
         self.lost = 0  # times the listener found rows deleted before it read them
@@ -107,71 +93,20 @@ class SqliteBus:
 
     # ------------------------------------------------------------------ the Bus interface
     def publish(self, channel: str, message: str) -> None:
-        """The message goes out in order after this process's earlier ones, as soon as the
-        writer thread has inserted it (a file that refuses it is logged: the streams' slow
-        read of the log is the safety net).
-
-        Raises: ValueError (channel name, a message over ``MAX_MESSAGE``), BusClosedError."""
+        """Raises: ValueError (channel name, a message over ``MAX_MESSAGE``), BusClosedError,
+        sqlite3.Error (the file)."""
         validate_channel(channel)
         if len(message) > MAX_MESSAGE:
             raise ValueError(f"a bus message is at most {MAX_MESSAGE} characters, not {len(message)}")
-        if self._closed:
-            raise BusClosedError("publish on a closed bus")
-        self._pending.append((channel, message))
-        self._signal()
-
-    def _signal(self) -> None:
-        try:
-            self._wake.release()
-        except RuntimeError:  # already released: the writer is about to look
-            pass
-
-    def _write_loop(self) -> None:
-        try:
-            while True:
-                self._wake.acquire()
-                self._busy = True
-                batch = take_all(self._pending)
-                if batch:
-                    self._write(batch)
-                self._busy = False
-                if self._closed and not self._pending:
-                    return
-        finally:
-            self._written.release()
-
-    def flush(self, timeout: float = 5.0) -> bool:
-        """Wait until what was published before is written (False: not in ``timeout``
-        seconds); for tests and ``close``. It blocks the calling thread."""
-        _, sleep = os_thread_tools()
-        deadline = time.monotonic() + timeout
-        while self._pending or self._busy:
-            if time.monotonic() > deadline:
-                return False
-            sleep(0.001)
-        return True
-
-    def _write(self, batch: list[tuple[str, str]]) -> None:
-        """Insert ``batch`` in one transaction (on the writer thread)."""
-        try:
-            with self._write_lock:
-                self._writer.execute("BEGIN IMMEDIATE")
-                try:
-                    self._writer.executemany("INSERT INTO bus_message (channel, message) VALUES (?, ?)",
-                                             batch)
-                    before = self._published
-                    self._published += len(batch)
-                    if self._published // 1000 != before // 1000:
-                        top = self._top(self._writer)
-                        self._writer.execute("DELETE FROM bus_message WHERE id <= ?", (top - self.keep,))
-                    self._writer.execute("COMMIT")
-                except BaseException:
-                    self._writer.execute("ROLLBACK")
-                    raise
+        with self._write_lock:
+            if self._closed:
+                raise BusClosedError("publish on a closed bus")
+            cur = self._writer.execute("INSERT INTO bus_message (channel, message) VALUES (?, ?)",
+                                       (channel, message))
+            self._published += 1
             self._checkpointer.committed(self.path)
-        except sqlite3.Error:
-            log.exception("the SQLite bus could not write %d message(s) to %s: they are lost",
-                          len(batch), self.path)
+            if self._published % 1000 == 0 and cur.lastrowid is not None:
+                self._writer.execute("DELETE FROM bus_message WHERE id <= ?", (cur.lastrowid - self.keep,))
 
     def subscribe(self, channel: str, handler: Callable[[str], None]) -> None:
         validate_channel(channel)
@@ -184,22 +119,15 @@ class SqliteBus:
         self._subscriptions.remove(channel, handler)
 
     def close(self) -> None:
-        """Stop, once what was published is written (5 s at most)."""
         with self._write_lock:
             if self._closed:
                 return
             self._closed = True
-        self._signal()
-        if self._written.acquire(timeout=5):
-            self._written.release()
-        else:
-            log.warning("the SQLite bus writer did not finish: %d message(s) not written", len(self._pending))
         self._stop.set()
         if threading.current_thread() is not self._thread:
             self._thread.join(timeout=5)
         self._checkpointer.stop()
-        with self._write_lock:
-            self._writer.close()
+        self._writer.close()
         self._reader.close()
 
     # ------------------------------------------------------------------ the listener

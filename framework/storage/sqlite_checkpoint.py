@@ -39,15 +39,6 @@ def os_thread_tools() -> tuple[Callable[..., Any], Callable[[float], None]]:
     return _thread.start_new_thread, time.sleep
 
 
-def os_lock_allocator() -> Callable[[], Any]:
-    """The interpreter's own ``allocate_lock`` (a lock an operating-system thread may wait
-    on), even in a process that gevent patched."""
-    monkey = sys.modules.get("gevent.monkey")
-    if monkey is not None and monkey.is_module_patched("threading"):
-        return monkey.get_original("_thread", "allocate_lock")  # type: ignore[no-any-return]
-    return _thread.allocate_lock
-
-
 def raise_open_files_limit() -> int:
     """Take the process's whole allowance of open files (its soft limit up to the hard one)
     and return the soft limit (``resource.RLIM_INFINITY`` when unlimited)."""
@@ -140,13 +131,13 @@ class Checkpointer:
                 log.exception("the SQLite checkpoint thread failed; it goes on")
 
     def _drain(self) -> None:
-        for raw in take_all(self._closing):
+        for raw in _take_all(self._closing):
             try:
                 raw.close()
                 self.closed += 1
             except sqlite3.Error as exc:
                 log.warning("closing an SQLite connection failed: %s", exc)
-        for path in dict.fromkeys(take_all(self._paths)):
+        for path in dict.fromkeys(_take_all(self._paths)):
             self._checkpoint(path)
 
     def _checkpoint(self, path: Path) -> None:
@@ -165,7 +156,7 @@ class Checkpointer:
             log.debug("checkpoint of %s skipped: %s", path, exc)
 
 
-def take_all(queue: deque[Any]) -> list[Any]:
+def _take_all(queue: deque[Any]) -> list[Any]:
     """Everything in ``queue`` now, taken out (another thread may take from it too)."""
     out = []
     while True:
