@@ -7,12 +7,13 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from framework.testing import GameHarness
 from games.belote.bots import HeuristicBot, SearchBot, bid_view
-from games.belote.bots.search import score_difference
+from games.belote.bots.search import hand_scores
 from games.belote.options import GENERALE, LEGACY_VALUES, OFF, ON, rules_from_options
 from games.belote.rules import (
     GENERALE_VALUE,
@@ -133,10 +134,16 @@ def test_a_table_offers_the_generale_with_the_option(harness: GameHarness) -> No
     assert (contract["value"], contract["taker"]) == (GENERALE_VALUE, first)
 
 
+def score_difference(*args: Any) -> float:
+    """Team 0's hand score minus team 1's (``hand_scores``'s arguments)."""
+    score = hand_scores(*args)
+    return float(score[0] - score[1])
+
+
 def test_the_experts_expected_score_of_a_generale_counts_the_takers_own_tricks() -> None:
     contract = Contract(Suit.SPADES, 0, GENERALE_VALUE)
     dealt = [0, 0, 0, 0]  # no belote
     # the taker took 5 of the team's 6 tricks: failed, the defence writes 160 + 500
-    assert score_difference(FFB, contract, dealt, (120, 42), 0, 1, (6, 2), 5) == -660.0
-    assert score_difference(FFB, contract, dealt, (162, 0), 0, 1, (8, 0), 7) == -660.0
-    assert score_difference(FFB, contract, dealt, (162, 0), 0, 1, (8, 0), 8) == 750.0
+    assert score_difference(FFB, contract, dealt, (120, 42), 1, (6, 2), 5) == -660.0
+    assert score_difference(FFB, contract, dealt, (162, 0), 1, (8, 0), 7) == -660.0
+    assert score_difference(FFB, contract, dealt, (162, 0), 1, (8, 0), 8) == 750.0

@@ -122,15 +122,6 @@ def hand_scores(rules: Rules, contract: Contract, dealt: Sequence[int],
     return score[0], score[1]
 
 
-def score_difference(rules: Rules, contract: Contract, dealt: Sequence[int],
-                     points: Sequence[int], team: int, first_leader: int,
-                     tricks: Sequence[int] | None = None,
-                     taker_tricks: int | None = None) -> float:
-    """``team``'s hand score minus the other team's (see `hand_scores`)."""
-    score = hand_scores(rules, contract, dealt, points, first_leader, tricks, taker_tricks)
-    return float(score[team] - score[1 - team])
-
-
 def stakes_of(view: SeatView) -> Stakes:
     """What a hand's score is worth to the seat's team, from the public match score."""
     return Stakes(view.seat & 1, view.match_scores, view.rules.target, view.rules.variant)
