@@ -15,7 +15,8 @@ from framework.core.kinds import TableMode, TablePhase
 from framework.engine.replays import table_rows, write_rows
 from framework.engine.runtime import Runtime
 from framework.engine.slots import framework_globals
-from framework.game.table import TIME_FORMAT, Table
+from framework.game.table import Table
+from framework.game.table_context import datetime_text
 from framework.platform.models import GameTableRecord, TableSeat
 from framework.storage.base import TableConnection
 from framework.storage.sql.translate import translate_query
@@ -143,7 +144,7 @@ def restore_snapshot(runtime: Runtime, snap: Mapping[str, Any]) -> int:
         if new_ids != ids:
             raise UserError("The players of this report cannot be seated again", "bad_snapshot")
         write_rows(db, tables, keep=lambda name: True)
-        restart_clocks(db, runtime.now().strftime(TIME_FORMAT), gdef.info.reflexion_time_s)
+        restart_clocks(db, datetime_text(runtime.now()), gdef.info.reflexion_time_s)
         ai = {int(r["player_id"]): bool(int(r.get("player_ai") or 0)) for r in players}
         _, progression = framework_globals(db)
     with Session(runtime.platform) as s, s.begin():

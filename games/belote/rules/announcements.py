@@ -10,6 +10,7 @@ from typing import Any
 
 from .cards import (
     CARDS,
+    SUITS,
     Card,
     Rank,
     Suit,
@@ -70,7 +71,7 @@ class Announcement:
 
 def _sequences_in(mask: int, seat: int) -> list[Announcement]:
     found = []
-    for suit in Suit:
+    for suit in SUITS:
         run: list[Card] = []
         for rank in SEQUENCE_ORDER + (None,):
             if rank is not None and mask >> (suit * 8 + rank) & 1:
@@ -97,7 +98,7 @@ def detect_announcements(hand: Iterable[Card] | int, seat: int) -> list[Announce
     """
     mask = hand if isinstance(hand, int) else mask_of(hand)
     carres = [rank for rank in _CARRE_POINTS
-              if all(mask >> (suit * 8 + rank) & 1 for suit in Suit)]
+              if all(mask >> (suit * 8 + rank) & 1 for suit in SUITS)]
     best: list[Announcement] = []
     best_key: tuple[int, tuple[int, int, int, int]] = (0, (-1, 0, 0, 0))
     for choice in range(1 << len(carres)):
@@ -105,7 +106,7 @@ def detect_announcements(hand: Iterable[Card] | int, seat: int) -> list[Announce
         chosen: list[Announcement] = []
         for bit, rank in enumerate(carres):
             if choice >> bit & 1:
-                cards = tuple(CARDS[suit * 8 + rank] for suit in Suit)
+                cards = tuple(CARDS[suit * 8 + rank] for suit in SUITS)
                 chosen.append(Announcement(seat, "carre", cards, _CARRE_POINTS[rank], rank,
                                            None, 4))
                 remaining &= ~mask_of(cards)
