@@ -27,6 +27,7 @@ from framework.game.modern.dispatch import first_state_id
 from framework.game.registry import GameDefinition
 from framework.game.states import SETUP_STATE_ID
 from framework.game.table import ActionContext, Table
+from framework.game.table_database import SCHEMA_STAMP_KEY
 from framework.platform.accounts import test_player_name
 from framework.platform.models import GameTableRecord, Player, TableSeat
 from framework.storage.base import COPY_PREFIXES, TableConnection
@@ -243,6 +244,8 @@ def _setup(
         table.set_meta(f"bot:{player_ids[seat]}", str(kind))
     if release:
         table.set_meta("release", release)
+        # Made by this release's dbmodel.sql, copies included (a DDL of setup forgets it).
+        table.set_meta(SCHEMA_STAMP_KEY, release)
     infos = table.load_players_basic_infos()
     first = table.setup_new_game(infos, dict(options))  # nobody is active yet, as on BGA
     if not table.get_active_player_id():

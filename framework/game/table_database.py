@@ -10,7 +10,7 @@ from framework.core.errors import GameSystemError
 from framework.game.table_context import ActionContext
 from framework.storage.base import Result, TableConnection
 from framework.storage.game_statements import run_game_statement
-from framework.storage.sql.game_statement import translate_game_statement
+from framework.storage.sql.game_statement import StatementKind, translate_game_statement
 from framework.storage.sql.translate import translate_query
 from framework.storage.sql.writes import analyse_writes
 from framework.storage.table_shapes import shapes_of
@@ -23,6 +23,14 @@ CACHED_PLAYER_COLUMNS = (
 )
 # Kept apart: a game writes scores often, and only the event streams' status reads them.
 SCORE_COLUMNS = ("player_score", "player_score_aux")
+
+#: The ``arena_meta`` key naming the release whose schema the table's database was last
+#: made or checked to have (``framework.releases.upgrade``), tables and copies alike. Any
+#: DDL a game sends deletes it first, so it only ever names a schema that still holds; it
+#: starts with ``release`` so that restoring a copy's rows (undo, save slots) keeps the
+#: live value (``framework.engine.copies.KEPT_META``).
+SCHEMA_STAMP_KEY = "release_schema"
+_FORGET_STAMP = f"DELETE FROM arena_meta WHERE meta_key = '{SCHEMA_STAMP_KEY}'"
 
 
 def _check_params(helper: str, params: Any, flag: str | None) -> None:
@@ -108,6 +116,10 @@ class TableDatabase:
             if self._metas and writes.may_change("arena_meta"):
                 self._metas.clear()
         statement = translate_game_statement(sql, self._db.dialect, shapes_of(self._db))
+        if statement.kind == StatementKind.DDL:
+            # Before the DDL: MariaDB commits the transaction at once for it.
+            self._db.execute(_FORGET_STAMP)
+            self._metas.pop(SCHEMA_STAMP_KEY, None)
         return run_game_statement(self._db, statement, params, self.sql_random_seed)
 
     def update_matched_rows(self, sql: str, params: Sequence[Any] = ()) -> int:

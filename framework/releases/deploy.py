@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from framework.core.errors import UserError
 from framework.core.kinds import ReleaseStage, TableMode, TablePhase
+from framework.game.table_database import SCHEMA_STAMP_KEY
 from framework.platform.models import DeploymentRecord, GameRecord, GameTableRecord, ReleaseRecord
 from framework.releases import schema as schema_mod
 from framework.releases.builds import load_release, release_manifest
@@ -215,6 +216,7 @@ def rollback(site: ReleaseContext, game: str) -> dict[str, Any]:
             # The data has been through current's upgrade: a later upgrade starts from there.
             mark_passed(table, current)
             table.set_meta("release", previous)
+            table.set_meta(SCHEMA_STAMP_KEY, "")  # its schema is checked again at the next upgrade
             tell_players(table, "rollback", current, previous, release_notes(site, game, previous))
         site.runtime.forget_table(table_id)
         site.runtime.changed(table_id)

@@ -19,6 +19,7 @@ from framework.engine.notices import NOTICE_KEY
 from framework.engine.runtime import TableInfo
 from framework.game.registry import GameDefinition
 from framework.game.table import ActionContext, Table
+from framework.game.table_database import SCHEMA_STAMP_KEY
 from framework.platform.models import GameRecord, GameTableRecord
 from framework.releases import schema as schema_mod
 from framework.releases.builds import load_release, release_manifest, version_int
@@ -27,6 +28,8 @@ from framework.releases.migrate import CopyNeededError, TableMigrator, in_upgrad
 from framework.releases.notice import PASSED_KEY, announce, passed_value, passed_version
 from framework.releases.upgrade_rows import UpgradeRows, insert_stats, read_upgrade_rows, write_metas
 from framework.storage.base import Result, TableConnection
+from framework.storage.sql.shapes import SchemaShapes
+from framework.storage.table_shapes import shapes_of
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +54,9 @@ _ADDS = re.compile(r"\s*ALTER\s+TABLE\s+(?:`[^`]+`|\"[^\"]+\"|\w+)\s+ADD\s", re.
 
 class _CountingConnection:
     """A table connection that counts the statements sent through it (to know whether
-    ``upgrade_table_db`` touched anything)."""
+    ``upgrade_table_db`` touched anything), and keeps what changes a schema: every
+    statement sent, with its parameters (``sent``), unless something went where it cannot
+    see (``opaque``)."""
 
     def __init__(self, db: TableConnection) -> None:
         self.db = db
@@ -61,11 +66,20 @@ class _CountingConnection:
         # Whether everything sent was ``ALTER TABLE ... ADD`` (and catalog look-ups): the
         # rows the upgrade read before, and the ``Table`` (which read nothing), still hold.
         self.only_added = True
+        self.sent: list[Hashable] = []
+        self.opaque = False
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
         self.statements += 1
         if self.only_added and _ADDS.match(sql) is None:
             self.only_added = False
+        if not self.opaque:
+            try:
+                entry = (sql, tuple(params))
+                hash(entry)
+                self.sent.append(entry)
+            except TypeError:  # a parameter that is no plain value
+                self.opaque = True
         return self.db.execute(sql, params)
 
     def table_names(self) -> list[str]:
@@ -79,11 +93,13 @@ class _CountingConnection:
     def copy_structure(self, source: str, target: str) -> None:
         self.statements += 1
         self.only_added = False
+        self.sent.append(("copy_structure", source, target))
         self.db.copy_structure(source, target)
 
     def dbapi_connection(self) -> Any:
         self.statements += 1  # whatever runs through it is not seen here
         self.only_added = False
+        self.opaque = True
         return self.db.dbapi_connection()
 
     def __getattr__(self, name: str) -> Any:  # a backend's extras (all_columns...)
@@ -92,7 +108,8 @@ class _CountingConnection:
 
 def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str | None,
                   to_version: str, expected: schema_mod.Schema | None = None,
-                  rows: UpgradeRows | None = None, notes: str | None = None) -> list[str]:
+                  rows: UpgradeRows | None = None, notes: str | None = None,
+                  manifest_schemas: Sequence[schema_mod.Schema] | None = None) -> list[str]:
     """Run ``gdef``'s ``upgrade_table_db`` and the framework's own duties on an open
     transaction: new statistics, options and globals get their defaults, copies follow the
     live tables, the table's state must still exist. Returns what changed.
@@ -100,19 +117,31 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
     ``rows``: the table's ``read_upgrade_rows(db, UPGRADE_META_KEYS)`` if the caller has
     just read them. ``notes``: the players are told (a log line that reloads their pages,
     and the page's notice with these release notes) in the same transaction.
+    ``manifest_schemas``: both releases' schemas on this backend as their manifests say.
+    A table whose stamp (``SCHEMA_STAMP_KEY``) says it has ``from_version``'s schema gets
+    the table shapes of an earlier table with that stamp, with no catalog read; when both
+    schemas are the same and ``upgrade_table_db`` sends nothing, it has ``to_version``'s
+    schema, and no catalog is read at all.
 
     Raises:
         UpgradeError: anything failed (the caller rolls the transaction back).
     """
     if rows is None:
         rows = read_upgrade_rows(db, UPGRADE_META_KEYS)
+    stamped = (manifest_schemas is not None and from_version is not None
+               and rows.metas.get(SCHEMA_STAMP_KEY) == from_version)
+    before = manifest_schemas[0] if manifest_schemas is not None else None
     # A server's catalog, read once: the game statements' table shapes come from it, and it
     # still holds at the schema check if the step sends nothing. (SQLite reads its shapes
-    # and its definition from its own file, in no round trip.)
+    # and its definition from its own file, in no round trip.) A stamped table has
+    # ``before``: the shapes of another table that had it serve.
     known: Hashable | None = None
-    if db.dialect != "sqlite":
-        known = schema_mod.snapshot(db)
-        schema_mod.know_shapes(db, known)
+    if not (stamped and _stamped_shapes(db, before)):
+        if db.dialect != "sqlite":
+            known = schema_mod.snapshot(db)
+            schema_mod.know_shapes(db, known)
+        if stamped:
+            _remember_shapes(db, before)  # the servers' (SQLite reads its own when needed)
     counting = _CountingConnection(db)
     table: Table = gdef.table_class(ActionContext(db=counting, now=utcnow))
     # A table rolled back after an upgrade has been through that upgrade's steps already:
@@ -129,33 +158,35 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
     finally:
         migrator.close()
         table.migrate = None
-    if counting.statements or migrator.changed:
+    untouched = not (counting.statements or migrator.changed)
+    step = _step_key(db, counting, before, expected) if stamped and not untouched else None
+    replayed = False
+    if not untouched:
         if not (counting.only_added and migrator.changed_only_added()):
             # The step changed rows: fresh caches (after DDL too), its rows read again.
             table = gdef.table_class(ActionContext(db=db, now=utcnow))
             rows = read_upgrade_rows(db, UPGRADE_META_KEYS)
-        known = None
-        if db.dialect != "sqlite":  # the step is done: its catalog, once, for the shapes and the check
-            known = schema_mod.snapshot(db)
-            schema_mod.know_shapes(db, known)
+        replayed = _replayed_step(db, step, before, expected)
+        # Else the step is done: its catalog, once, for the shapes and the check.
+        known = None if replayed else _catalog_now(db)
     state_id = table.gamestate.state_id()
     if state_id not in gdef.states.by_id:
         raise UpgradeError(f"the table is in state {state_id}, which release {to_version} does not have")
     changes += _initialise_new_stats(table, gdef, rows.stats)
     changes += _initialise_new_globals(table, gdef, rows.globals)
-    # The new statistics and globals are rows: the schema is still ``known``'s (on MariaDB
-    # with DDL, a table they write is copied as it was).
-    before_sync = known if known is not None else schema_mod.snapshot(db)  # one read for both
-    synced = sync_copies(db, before_sync)
-    changes += synced
-    if expected is not None:
-        problems = schema_mod.problems(expected, db, None if synced else before_sync)
-        if problems:
-            raise UpgradeError(
-                f"after upgrade_table_db the schema is not release {to_version}'s: "
-                + "; ".join(problems[:8])
-            )
-    metas = {"release": to_version}
+    if stamped and untouched:
+        _remember_shapes(db, before)  # still ``before``'s: no DDL ran
+    # The schema was from_version's, the same as to_version's; or the step sent what it
+    # sent to an earlier table of that schema, whose result passed:
+    checked = replayed or (stamped and untouched and manifest_schemas is not None
+                           and manifest_schemas[0] == manifest_schemas[1])
+    if not checked:
+        synced, checked = _sync_and_check(db, expected, known, to_version)
+        changes += synced
+        if step is not None and checked and not synced:
+            _remember_step(db, step, before, expected)
+    # The stamp names the release whose schema the table now provably has (none unchecked).
+    metas = {"release": to_version, SCHEMA_STAMP_KEY: to_version if checked else ""}
     passed = passed_value(rows.metas.get(PASSED_KEY), to_version)
     if passed is not None:
         metas[PASSED_KEY] = passed
@@ -165,8 +196,96 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
     return changes
 
 
+def _sync_and_check(db: TableConnection, expected: schema_mod.Schema | None, known: Hashable | None,
+                    to_version: str) -> tuple[list[str], bool]:
+    """The copies made to follow their live tables, then the schema compared with
+    ``expected``: what changed, and whether it was checked.
+
+    Raises:
+        UpgradeError: the schema is not ``expected``.
+    """
+    # The new statistics and globals are rows: the schema is still ``known``'s (on MariaDB
+    # with DDL, a table they write is copied as it was).
+    before_sync = known if known is not None else schema_mod.snapshot(db)  # one read for both
+    synced = sync_copies(db, before_sync)
+    if expected is None:
+        return synced, False
+    problems = schema_mod.problems(expected, db, None if synced else before_sync)
+    if problems:
+        raise UpgradeError(
+            f"after upgrade_table_db the schema is not release {to_version}'s: " + "; ".join(problems[:8])
+        )
+    return synced, True
+
+
+# The steps seen on stamped tables whose result passed the check with nothing to mend (by
+# the schema before, the statements sent and the schema expected): the table shapes after.
+_STEPS: dict[Hashable, tuple[schema_mod.Schema, schema_mod.Schema, SchemaShapes]] = {}
+
+
+def _step_key(db: TableConnection, counting: _CountingConnection, before: schema_mod.Schema | None,
+              expected: schema_mod.Schema | None) -> Hashable | None:
+    """What determines a step's resulting schema, taken as soon as it returns: the schema it
+    started from and everything it sent, in order (DDL run on equal schemas makes equal
+    schemas). None when the step sent something unseen, or on MariaDB's work database
+    (``mysql_overlay``)."""
+    if counting.opaque or before is None or expected is None or getattr(db, "overlay", None) is not None:
+        return None
+    return (db.dialect, id(before), id(expected), tuple(counting.sent))
+
+
+def _replayed_step(db: TableConnection, step: Hashable | None, before: schema_mod.Schema | None,
+                   expected: schema_mod.Schema | None) -> bool:
+    """Whether an earlier table of schema ``before`` was sent the same step, with a result
+    that passed; then ``db`` gets the table shapes after it."""
+    hit = _STEPS.get(step) if step is not None else None
+    if hit is None or hit[0] is not before or hit[1] is not expected:
+        return False
+    send_held = getattr(db, "send_held", None)  # MariaDB: sending held DDL forgets the shapes
+    if send_held is not None:
+        send_held()
+    db.schema_shapes = hit[2]
+    return True
+
+
+def _remember_step(db: TableConnection, step: Hashable, before: schema_mod.Schema | None,
+                   expected: schema_mod.Schema | None) -> None:
+    if before is not None and expected is not None:
+        shapes = db.schema_shapes if db.schema_shapes is not None else shapes_of(db)
+        schema_mod.remember(_STEPS, step, (before, expected, shapes), 32)
+
+
+def _catalog_now(db: TableConnection) -> Hashable | None:
+    """A server's catalog (``schema.snapshot``), its table shapes given to ``db``; None on
+    SQLite, which reads its own when needed."""
+    if db.dialect == "sqlite":
+        return None
+    known = schema_mod.snapshot(db)
+    schema_mod.know_shapes(db, known)
+    return known
+
+
 #: The ``arena_meta`` values an upgrade reads before it runs.
-UPGRADE_META_KEYS = ("release", PASSED_KEY)
+UPGRADE_META_KEYS = ("release", PASSED_KEY, SCHEMA_STAMP_KEY)
+
+# The table shapes of the stamped tables of a release schema (by the schema's identity: a
+# process keeps each release's schema once), read from the first one's catalog.
+_STAMPED_SHAPES: dict[Hashable, tuple[schema_mod.Schema, Any]] = {}
+
+
+def _stamped_shapes(db: TableConnection, schema: schema_mod.Schema | None) -> bool:
+    """Give ``db`` the shapes of an earlier table stamped with ``schema``."""
+    hit = _STAMPED_SHAPES.get(id(schema))
+    if hit is None or hit[0] is not schema:
+        return False
+    if db.schema_shapes is None:
+        db.schema_shapes = hit[1]
+    return True
+
+
+def _remember_shapes(db: TableConnection, schema: schema_mod.Schema | None) -> None:
+    if schema is not None and db.schema_shapes is not None:
+        schema_mod.remember(_STAMPED_SHAPES, id(schema), (schema, db.schema_shapes), 32)
 
 
 def _initialise_new_stats(table: Table, gdef: GameDefinition,
@@ -223,12 +342,12 @@ def _expected_schema(site: ReleaseContext, game: str, version: str) -> schema_mo
 _SERVER_SCHEMAS: dict[tuple[str, str, str, str], schema_mod.Schema | None] = {}
 
 
-def schema_changes(site: ReleaseContext, game: str, current: str | None, target: str) -> bool:
-    """Whether the release ``target`` has another schema than ``current`` on the site's
-    backend, as both manifests say (False when one does not say: a release built before
-    manifests held the server's schema, or no release): then its upgrade surely runs DDL."""
+def _manifest_schemas(site: ReleaseContext, game: str, current: str | None,
+                      target: str) -> list[schema_mod.Schema] | None:
+    """Both releases' schemas on the site's backend as their manifests say them; None when
+    one does not say (a release built before manifests held the server's schema, or none)."""
     if current is None:
-        return False
+        return None
     schemas = []
     for version in (current, target):
         key = (str(site.instance_path), game, version, site.store.dialect)
@@ -242,8 +361,19 @@ def schema_changes(site: ReleaseContext, game: str, current: str | None, target:
             else:
                 stored = (manifest.get("schemas") or {}).get(site.store.dialect)
             _SERVER_SCHEMAS[key] = None if stored is None else schema_mod.from_json(stored)
-        schemas.append(_SERVER_SCHEMAS[key])
-    return None not in schemas and schemas[0] != schemas[1]
+        found = _SERVER_SCHEMAS[key]
+        if found is None:
+            return None
+        schemas.append(found)
+    return schemas
+
+
+def schema_changes(site: ReleaseContext, game: str, current: str | None, target: str) -> bool:
+    """Whether the release ``target`` has another schema than ``current`` on the site's
+    backend, as both manifests say (False when one does not say): then its upgrade surely
+    runs DDL."""
+    schemas = _manifest_schemas(site, game, current, target)
+    return schemas is not None and schemas[0] != schemas[1]
 
 
 _NOTES: dict[tuple[str, str, str], str] = {}
@@ -341,7 +471,8 @@ def upgrade_table(site: ReleaseContext, table_id: int, dry_run: bool = False,
             if rows.metas.get("release") == target:
                 return []
             return apply_upgrade(db, gdef, current, target, expected, rows,
-                                 notes=release_notes(site, game, target))
+                                 notes=release_notes(site, game, target),
+                                 manifest_schemas=_manifest_schemas(site, game, current, target))
 
         # One transaction per table; on MariaDB, whose DDL commits at once, a step with DDL
         # runs on copies of the tables it writes, swapped in only when everything succeeded.

@@ -187,6 +187,12 @@ class MySQLTableConnection:
         answer read (raises the first failure)."""
         self._drain(self._run(sql, None, True))
 
+    def send_held(self) -> None:
+        """Send the ``ALTER``s an upgrade in place holds (``mysql_columns``) now, not with the
+        next statement."""
+        if self.columns is not None:
+            self.columns.flush(self)
+
     def forget_shapes(self) -> None:
         """Before DDL the connection does not see as such: no table's shapes are known."""
         self._shapes.clear()
