@@ -114,7 +114,10 @@ def test_every_notification_reaches_every_stream_of_both_machines_once_in_order(
         watcher.start()
     for watcher in watchers:
         assert watcher.ready.wait(10)  # its stream has started
-    time.sleep(0.2)  # ...and has subscribed to the bus
+    deadline = time.monotonic() + 10
+    while not (a.streams.listening and b.streams.listening) and time.monotonic() < deadline:
+        time.sleep(0.02)  # ...and each machine has subscribed to the bus (under load it can take a while)
+    assert a.streams.listening and b.streams.listening
 
     def shout(site: Site, tag: str) -> None:
         for i in range(SHOUTS_PER_SITE):
