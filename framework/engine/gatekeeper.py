@@ -118,10 +118,7 @@ class Gatekeeper:
                     raise
         except GameSystemError as exc:
             self.errors.log_error(info.id, player_id, action, exc)
-            raise GameCodeError(
-                "The game hit an error and your move was cancelled; it is in the table's error log",
-                "game_error",
-            ) from exc
+            raise _move_cancelled() from exc
 
     def _apply(
         self, info: TableInfo, gdef: GameDefinition, table: Table, player_id: int, action: str,
@@ -160,10 +157,7 @@ class Gatekeeper:
         except Exception as exc:
             _replay_if_stale(table, exc)  # not the game's error: nothing to log
             self.errors.log_error(info.id, player_id, action, exc)
-            raise GameCodeError(
-                "The game hit an error and your move was cancelled; it is in the "
-                "table's error log", "game_error",
-            ) from exc
+            raise _move_cancelled() from exc
         if seen_move is not None:
             table.set_meta(f"acted:{player_id}", str(seen_move))
         table.touch()
@@ -223,3 +217,10 @@ def _replay_if_stale(table: Table, exc: BaseException) -> None:
         raise exc
     if table.kept_was_stale():
         raise StaleKeptState(str(exc)) from exc
+
+
+def _move_cancelled() -> GameCodeError:
+    """What the player is told when the game's code raised during their move (logged)."""
+    return GameCodeError(
+        "The game hit an error and your move was cancelled; it is in the table's error log", "game_error",
+    )
