@@ -102,6 +102,14 @@ class _CountingConnection:
         self.opaque = True
         return self.db.dbapi_connection()
 
+    @property
+    def schema_shapes(self) -> SchemaShapes | None:  # the connection's own, read or set
+        return self.db.schema_shapes
+
+    @schema_shapes.setter
+    def schema_shapes(self, shapes: SchemaShapes | None) -> None:
+        self.db.schema_shapes = shapes
+
     def __getattr__(self, name: str) -> Any:  # a backend's extras (all_columns...)
         return getattr(self.db, name)
 
