@@ -40,6 +40,8 @@ def _check_params(helper: str, params: Any, flag: str | None) -> None:
     Raises:
         GameSystemError: ``params`` is a bool, or not a sequence of parameters.
     """
+    if type(params) in (tuple, list):  # the usual case, decided without the ABC check below
+        return
     if isinstance(params, bool):
         hint = f"pass {flag}={params} by keyword" if flag else "this helper takes no flag"
         raise GameSystemError(
