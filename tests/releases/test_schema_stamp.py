@@ -44,14 +44,21 @@ def release_b_without_ddl(workspace: Workspace) -> str:
     return str(build(workspace.site, GAME, now=T0.replace(hour=10))["version"])
 
 
+def release_a_in_play(site: Site, tables: int, moves: int) -> tuple[str, list[int]]:
+    """Release A built and deployed, and ``tables`` production tables ``moves`` moves in."""
+    a = str(build(site, GAME, now=T0)["version"])
+    deploy(site, GAME, a)
+    ids = [site.runtime.create_table(GAME, 2, {"target": 2}, seed=i, mode="production") for i in range(tables)]
+    for tid in ids:
+        play_some(site, tid, moves, random.Random(tid))
+    return a, ids
+
+
 def test_a_stamped_table_upgrades_without_reading_its_catalog(
         workspace: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
     site = workspace.site
-    a = build(site, GAME, now=T0)["version"]
-    deploy(site, GAME, a)
-    tables = [site.runtime.create_table(GAME, 2, {"target": 2}, seed=i, mode="production") for i in range(3)]
+    a, tables = release_a_in_play(site, 3, 3)
     for tid in tables:
-        play_some(site, tid, 3, random.Random(tid))
         assert stamp(site, tid) == a  # made by A's dbmodel.sql
     b = release_b_without_ddl(workspace)
     production(site, b)
@@ -76,10 +83,7 @@ def test_a_stamped_table_upgrades_without_reading_its_catalog(
 
 def test_ddl_in_play_takes_the_stamp_and_the_upgrade_still_checks(workspace: Workspace) -> None:
     site = workspace.site
-    a = build(site, GAME, now=T0)["version"]
-    deploy(site, GAME, a)
-    tid = site.runtime.create_table(GAME, 2, {"target": 2}, seed=1, mode="production")
-    play_some(site, tid, 2, random.Random(1))
+    a, (tid,) = release_a_in_play(site, 1, 2)
     gdef = load_release(site, GAME, a)
     with site.store.connect(tid) as db:  # what a game's DbQuery of an ALTER sends in play
         table_of(gdef, db).db_query("ALTER TABLE player ADD player_extra INT NOT NULL DEFAULT 0")
@@ -94,10 +98,7 @@ def test_ddl_in_play_takes_the_stamp_and_the_upgrade_still_checks(workspace: Wor
 
 def test_a_rollback_takes_the_stamp(workspace: Workspace) -> None:
     site = workspace.site
-    a = build(site, GAME, now=T0)["version"]
-    deploy(site, GAME, a)
-    tid = site.runtime.create_table(GAME, 2, {"target": 2}, seed=2, mode="production")
-    play_some(site, tid, 2, random.Random(2))
+    _, (tid,) = release_a_in_play(site, 1, 2)
     b = release_b_without_ddl(workspace)
     deploy(site, GAME, b, block=True)  # every table upgraded now
     assert stamp(site, tid) == b
@@ -131,10 +132,7 @@ def columns(site: Site, table_id: int, table: str) -> list[str]:
 def test_a_step_seen_on_an_equal_schema_is_not_checked_again(
         workspace: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
     site = workspace.site
-    deploy(site, GAME, build(site, GAME, now=T0)["version"])
-    tables = [site.runtime.create_table(GAME, 2, {"target": 2}, seed=i, mode="production") for i in range(3)]
-    for tid in tables:
-        play_some(site, tid, 2, random.Random(tid))
+    _, tables = release_a_in_play(site, 3, 2)
     b = release_b_with_a_column(workspace)
     production(site, b)
     with counted(monkeypatch, site.store.dialect) as first:
@@ -155,8 +153,7 @@ def test_a_step_seen_on_an_equal_schema_is_not_checked_again(
 
 def test_a_step_that_misses_the_schema_fails_every_table(workspace: Workspace) -> None:
     site = workspace.site
-    deploy(site, GAME, build(site, GAME, now=T0)["version"])
-    tables = [site.runtime.create_table(GAME, 2, {"target": 2}, seed=i, mode="production") for i in range(2)]
+    _, tables = release_a_in_play(site, 2, 0)
     production(site, release_b_with_a_column(workspace, added="player_lucky"))  # a typo in the step
     for tid in tables:
         outcome = upgrade_table(site, tid)
