@@ -188,7 +188,8 @@ def test_target_ends_the_match() -> None:
     assert short.hands_played < long.hands_played
 
 
-@pytest.mark.parametrize("module", ["heuristic", "levels", "solver", "stakes", "strength", "tables"])
+@pytest.mark.parametrize("module", ["heuristic", "levels", "passing", "solver", "stakes",
+                                    "strength", "tables"])
 def test_bots_doctests_pass(module: str) -> None:
     assert doctest.testmod(importlib.import_module(f"games.belote.bots.{module}")).failed == 0
 

@@ -43,10 +43,28 @@ class Spy:
 def test_win_chance_grows_with_the_lead_and_is_settled_at_the_target() -> None:
     spread = SPREADS["classic"]
     chances = [win_chance(own, 500, 1000, spread) for own in (300, 450, 500, 550, 700)]
-    assert chances == sorted(chances) and chances[2] == 0.5
+    assert chances == sorted(chances) and chances[2] == pytest.approx(0.5)
     assert win_chance(990, 900, 1000, spread) > win_chance(590, 500, 1000, spread)
     assert win_chance(1001, 1000, 1000, spread) == 1.0
     assert win_chance(1000, 1001, 1000, spread) == 0.0
+
+
+def test_near_the_target_the_chance_counts_the_hands_that_end_the_game() -> None:
+    spread = SPREADS["classic"]
+    outcomes = list(spread.outcomes) + [(b, a) for a, b in spread.outcomes]
+    own, other = 961, 901
+    wins = sum(own + a >= 1000 and own + a > other + b for a, b in outcomes) / len(outcomes)
+    losses = sum(other + b >= 1000 and other + b > own + a for a, b in outcomes) / len(outcomes)
+    assert wins + losses == 1  # every hand ends the game, for one team or the other
+    chance = win_chance(own, other, 1000, spread)
+    assert chance == pytest.approx(wins, abs=0.02)  # read off a grid
+    assert chance < 0.7  # a random walk of the lead said about 0.8
+    # 100 points lower, hands may leave both short: the chance lies between
+    low = sum(own - 100 + a >= 1000 and own + a > other + b for a, b in outcomes) / len(outcomes)
+    high = 1 - sum(other - 100 + b >= 1000 and other + b > own + a
+                   for a, b in outcomes) / len(outcomes)
+    assert low < high and low <= win_chance(own - 100, other - 100, 1000, spread) <= high
+    assert win_chance(other, own, 1000, spread) == pytest.approx(1 - chance, abs=1e-9)
 
 
 def test_a_hand_that_wins_the_game_is_worth_more_than_a_bigger_one_that_does_not() -> None:
@@ -113,6 +131,9 @@ def test_near_the_end_the_expert_takes_a_hand_it_cannot_lose_the_game_by() -> No
     def bid(scores: tuple[int, int] | None) -> str:
         return SearchBot(random.Random(5)).choose_bid(bid_view(bidding, hands[seat], scores)).code
     assert bid(None) == bid((400, 420)) == "pass"
-    # team 1 at 950 to 700: made, the contract wins the game; failed (162 to the other
-    # team, 862) it leaves team 1 ahead
-    assert bid((700, 950)) == "take"
+    # team 1 at 980 to 500: made, the contract wins the game; failed (162 to the other
+    # team, 662) it leaves team 1 far ahead
+    assert bid((500, 980)) == "take"
+    # at 950 to 700 a failure (862) would leave the next hand close to even: with two
+    # trumps the risk costs more than passing
+    assert bid((700, 950)) == "pass"

@@ -30,6 +30,7 @@ from ..rules import (
     trump_from_code,
 )
 from .knowledge import knowledge_of
+from .passing import deal_for_taker, first_hands, next_taker, round_two_codes
 from .rollout import Outcome, playout
 from .sampling import BidHint, sample_deals
 from .solver import Solver
@@ -284,11 +285,14 @@ class SearchBot:
                    for deal, outcome in results) / len(results)
 
     def _classic_bid(self, view: SeatView, legal: list[Bid]) -> Bid:
+        """The take with the best expected score, less the margin, if it beats what passing
+        leads to (`_pass_value`)."""
         assert view.turned is not None
         start = time.perf_counter()
         deals = self._deals_for_bidding(view, self.budget.bid_samples)
-        best_bid, best_value = legal[0], self.budget.bid_margin
+        margin = self.budget.bid_margin
         mine = sum(1 << card.index for card in view.hand) | 1 << view.turned.index
+        options: list[tuple[float, Bid]] = []
         for bid in legal:
             if bid.kind is not BidKind.TAKE:
                 continue
@@ -298,11 +302,79 @@ class SearchBot:
                 continue
             value = self._expected(view, Contract(trump, view.seat),
                                    self._playouts(view, deals, code, view.seat))
-            if value > best_value:
-                best_bid, best_value = bid, value
+            options.append((value - margin, bid))
             if self._out_of_time(start):
                 break
+        if not options:
+            return legal[0]
+        best_bid, best_value = legal[0], self._pass_value(view, deals, mine)
+        for value, bid in options:
+            if value > best_value:
+                best_bid, best_value = bid, value
         return best_bid
+
+    def _pass_value(self, view: SeatView, deals: Sequence[list[int]], mine: int) -> float:
+        """Classic: the expected worth of passing over ``deals`` (`passing`): the contract
+        another seat takes, the seat's own best option in round two (from round one), or a
+        cancelled deal."""
+        assert view.turned is not None
+        stakes = stakes_of(view)
+        cancelled = stakes.worth((0, 0))
+        position = len(view.bids)
+        if position >= 8 or not deals:  # the third round (all or no trumps): not modelled
+            return cancelled
+        second = position + 4 if position < 4 else 8  # the seat's turn in round two
+        total = 0.0
+        waiting: list[tuple[list[int], list[int]]] = []
+        for deal in deals:
+            first = first_hands(self.rng, deal, view.seat)
+            taking = next_taker(view.dealer, position + 1, second, first, view.turned,
+                                view.rules)
+            if taking is not None:
+                total += self._taken_by(view, stakes, deal, first, *taking)
+            elif second < 8:
+                waiting.append((deal, first))
+            else:
+                total += cancelled
+        if waiting:
+            total += len(waiting) * self._round_two_value(view, stakes, waiting, second, mine)
+        return total / len(deals)
+
+    def _round_two_value(self, view: SeatView, stakes: Stakes,
+                         waiting: Sequence[tuple[list[int], list[int]]], second: int,
+                         mine: int) -> float:
+        """Classic, bidding in round one: the seat's best choice at its turn in round two
+        (position ``second``) over the deals that reach it (``waiting``, each with the other
+        seats' first cards): naming a suit (less the margin) or passing again."""
+        assert view.turned is not None
+        cancelled = stakes.worth((0, 0))
+        again = 0.0
+        for deal, first in waiting:
+            taking = next_taker(view.dealer, second + 1, 8, first, view.turned, view.rules)
+            again += (cancelled if taking is None
+                      else self._taken_by(view, stakes, deal, first, *taking))
+        best = again / len(waiting)
+        deals = [deal for deal, _ in waiting]
+        for code in round_two_codes(view.turned, view.rules):
+            if hand_strength(mine, code) < _HOPELESS:
+                continue
+            trump = trump_from_code(code)
+            value = self._expected(view, Contract(trump, view.seat),
+                                   self._playouts(view, deals, code, view.seat))
+            best = max(best, value - self.budget.bid_margin)
+        return best
+
+    def _taken_by(self, view: SeatView, stakes: Stakes, deal: Sequence[int],
+                  first: Sequence[int], taker: int, code: int) -> float:
+        """The worth of ``deal`` played out when ``taker`` (not the seat) takes in ``code``."""
+        assert view.turned is not None
+        hands = deal_for_taker(deal, view.seat, taker, view.turned, first)
+        contract = Contract(trump_from_code(code), taker)
+        leader = (view.dealer + 1) % 4
+        outcome = playout(list(hands), code, leader, [], 0, taker & 1,
+                          view.rules.undertrump == "optional")
+        return stakes.worth(hand_scores(view.rules, contract, hands, outcome.points, leader,
+                                        outcome.tricks, outcome.seat_tricks[taker]))
 
     def _contree_bid(self, view: SeatView, legal: list[Bid]) -> Bid:
         start = time.perf_counter()

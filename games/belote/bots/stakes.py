@@ -3,6 +3,7 @@ public match score (`win_chance`), and a hand's outcome valued by that chance (`
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -42,21 +43,87 @@ _FLAT = 1e-6
 valued by its plain score difference."""
 
 
+GRID_CELLS = 64
+"""`win_chance` tabulates the chance on a grid of about this many scores a team up to the
+target (finer costs time once per variant and target, for no measurable gain)."""
+
+
+class _ChanceTable:
+    """The chance of winning from every score on a grid, hands played by others: each hand
+    one of `HandSpread.outcomes` or its mirror (either team), all alike, until the game is
+    over (`_settled`). Filled from the end of the game back: a hand always adds at least a
+    full hand of points, so the chances after it are known."""
+
+    def __init__(self, spread: HandSpread, target: int) -> None:
+        self.target = target
+        self.step = max(1.0, target / GRID_CELLS)
+        self.size = int(math.ceil(target / self.step))  # grid scores 0 .. (size - 1) * step
+        outcomes = [(float(a), float(b)) for a, b in spread.outcomes]
+        outcomes += [(b, a) for a, b in outcomes]
+        self.values = [[0.5] * self.size for _ in range(self.size)]
+        order = sorted(((i, j) for i in range(self.size) for j in range(self.size)),
+                       key=lambda cell: -(cell[0] + cell[1]))
+        for i, j in order:
+            own, other = i * self.step, j * self.step
+            self.values[i][j] = sum(self.at(own + a, other + b)
+                                    for a, b in outcomes) / len(outcomes)
+
+    def at(self, own: float, other: float) -> float:
+        """The chance at the score ``own`` to ``other``: settled, or read off the grid."""
+        settled = _settled(own, other, self.target)
+        if settled is not None:
+            return settled
+        last = self.size - 1
+        x = min(own / self.step, float(last))
+        y = min(other / self.step, float(last))
+        i, j = min(int(x), last - 1), min(int(y), last - 1)
+        dx, dy = x - i, y - j
+        row, up = self.values[i], self.values[i + 1]
+        return ((1 - dx) * ((1 - dy) * row[j] + dy * row[j + 1])
+                + dx * ((1 - dy) * up[j] + dy * up[j + 1]))
+
+
+def _settled(own: float, other: float, target: int) -> float | None:
+    """1 or 0 once the game is over (a team at the target with more points), else None;
+    an exact tie at or past the target plays on (even, 0.5, on the grid's last row)."""
+    if max(own, other) >= target:
+        if own == other:
+            return 0.5
+        return 1.0 if own > other else 0.0
+    return None
+
+
+@functools.lru_cache(maxsize=16)
+def _chance_table(spread: HandSpread, target: int) -> _ChanceTable:
+    return _ChanceTable(spread, target)
+
+
 def win_chance(own: float, other: float, target: int, spread: HandSpread) -> float:
     """Chance that the team with ``own`` points beats the one with ``other`` in a game to
-    ``target``, both teams playing alike: the score difference as a random walk of
-    ``spread.spread`` a hand until the nearer team reaches the target (half of
-    ``spread.total`` a hand each). The game is over once a team has reached the target with
-    more points than the other.
+    ``target``, both teams playing alike: every hand one of ``spread.outcomes`` for either
+    team (`_ChanceTable`), until a team has reached the target with more points than the
+    other. Near the target this counts which hands end the game and for whom, which a
+    random walk of the score difference does not (a team 60 ahead at 961 wins only when the
+    next hand brings it 39 points and the other not 60 more). Without outcomes, the
+    difference as a random walk of ``spread.spread`` a hand until the nearer team reaches
+    the target (half of ``spread.total`` a hand each).
 
     >>> spread = HandSpread(total=160.0, spread=100.0, outcomes=())
     >>> win_chance(0, 0, 1000, spread), win_chance(1010, 990, 1000, spread)
     (0.5, 1.0)
     >>> win_chance(900, 300, 1000, spread) > 0.999 > win_chance(300, 0, 1000, spread) > 0.8
     True
+    >>> classic = SPREADS["classic"]
+    >>> round(win_chance(500, 500, 1000, classic), 3)
+    0.5
+    >>> 0.5 < win_chance(961, 901, 1000, classic) < 0.7  # most hands end it; a third for them
+    True
     """
-    if max(own, other) >= target and own != other:
-        return 1.0 if own > other else 0.0
+    settled = _settled(own, other, target)
+    if settled is not None and own != other:
+        return settled
+    if spread.outcomes:
+        return _chance_table(spread, target).at(own, other)
     need = max(1.0, target - max(own, other))
     hands = max(0.25, need / (spread.total / 2))
     z = (own - other) / (spread.spread * math.sqrt(hands))
