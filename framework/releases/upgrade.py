@@ -376,14 +376,6 @@ def _manifest_schemas(site: ReleaseContext, game: str, current: str | None,
     return schemas
 
 
-def schema_changes(site: ReleaseContext, game: str, current: str | None, target: str) -> bool:
-    """Whether the release ``target`` has another schema than ``current`` on the site's
-    backend, as both manifests say (False when one does not say): then its upgrade surely
-    runs DDL."""
-    schemas = _manifest_schemas(site, game, current, target)
-    return schemas is not None and schemas[0] != schemas[1]
-
-
 _NOTES: dict[tuple[str, str, str], str] = {}
 
 
@@ -472,6 +464,8 @@ def upgrade_table(site: ReleaseContext, table_id: int, dry_run: bool = False,
             if releases is not None:
                 releases[(game, target)] = release
         gdef, expected = release
+        schemas = _manifest_schemas(site, game, current, target)
+
         def body(db: TableConnection) -> list[str]:
             rows = read_upgrade_rows(db, UPGRADE_META_KEYS)
             # The table database is the truth: a crash after its commit and before the
@@ -480,12 +474,13 @@ def upgrade_table(site: ReleaseContext, table_id: int, dry_run: bool = False,
                 return []
             return apply_upgrade(db, gdef, current, target, expected, rows,
                                  notes=release_notes(site, game, target),
-                                 manifest_schemas=_manifest_schemas(site, game, current, target))
+                                 manifest_schemas=schemas)
 
         # One transaction per table; on MariaDB, whose DDL commits at once, a step with DDL
         # runs on copies of the tables it writes, swapped in only when everything succeeded.
+        # The manifests' schemas differ: the upgrade surely runs DDL.
         changes = in_upgrade(site.store, table_id, body, copy_allowed=not in_move,
-                             ddl_expected=schema_changes(site, game, current, target))
+                             ddl_expected=schemas is not None and schemas[0] != schemas[1])
     except CopyNeededError:
         _upgrade_in_background(site, table_id)
         return UpgradeOutcome(table_id, current, target, "deferred")
