@@ -50,7 +50,10 @@ def settled(page: Page, runtime: Any, table_id: int, pid: int) -> None:
 
 
 def view(page: Page) -> dict[str, Any]:
-    """What a player sees of the table, as data."""
+    """What a player sees of the table, as data, once the deck is drawn with its counter (a
+    reload or the replay's exit rebuilds the table; the counter comes with the stock's first
+    draw, which may follow the settled queue by a frame)."""
+    page.wait_for_selector(f"#{NAME}-deck .arena-deck-counter", timeout=STEP_TIMEOUT_MS)
     return page.evaluate(f"""() => ({{
         deck: document.querySelector("#{NAME}-deck .arena-deck-counter").textContent,
         discard: [...document.querySelectorAll("#{NAME}-discard .arena-card")].map(n => n.textContent),
