@@ -23,8 +23,8 @@ def upgrade() -> None:
         batch.add_column(sa.Column("session_version", sa.Integer, nullable=False, server_default="0"))
     op.create_table(
         "game_developers",
-        sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id", name="fk_game_developers_player_id_players"),
-                  nullable=False),
+        sa.Column("player_id", sa.Integer,
+                  sa.ForeignKey("players.id", name="fk_game_developers_player_id_players"), nullable=False),
         sa.Column("game", sa.String(64), nullable=False),
         sa.Column("created_at", sa.DateTime, nullable=False),
         sa.PrimaryKeyConstraint("player_id", "game", name="pk_game_developers"),
