@@ -50,9 +50,9 @@ def settled(page: Page, runtime: Any, table_id: int, pid: int) -> None:
 
 
 def view(page: Page) -> dict[str, Any]:
-    """What a player sees of the table, as data, once the deck is drawn with its counter (a
-    reload or the replay's exit rebuilds the table; the counter comes with the stock's first
-    draw, which may follow the settled queue by a frame)."""
+    """What a player sees of the table, as data, once the deck and its counter are on the
+    page: a reload or the replay's exit builds the table again, and ``settled`` can hold
+    before that is done (CI once read a null counter there)."""
     page.wait_for_selector(f"#{NAME}-deck .arena-deck-counter", timeout=STEP_TIMEOUT_MS)
     return page.evaluate(f"""() => ({{
         deck: document.querySelector("#{NAME}-deck .arena-deck-counter").textContent,
