@@ -68,11 +68,11 @@ class SqliteBus:
         self._stop = threading.Event()
         self._write_lock = threading.Lock()
         # the publishes' commits never sync the disk in the publisher's request: a thread
-        # checkpoints the file (every 500 publishes of this process)
-        self._checkpointer = Checkpointer(every=500)
+        # checkpoints the file (every 200 publishes of this process)
+        self._checkpointer = Checkpointer(every=200)
         self._writer = self._connect()
         self._writer.execute("PRAGMA wal_autocheckpoint=0")
-        self._writer.execute("CREATE TABLE IF NOT EXISTS bus_message (id INTEGER PRIMARY KEY AUTOINCREMENT, "
+        self._writer.execute("CREATE TABLE IF NOT EXISTS bus_message (id INTEGER PRIMARY KEY, "
                              "channel TEXT NOT NULL, message TEXT NOT NULL)")
         self._published = 0
         self._reader = self._connect()

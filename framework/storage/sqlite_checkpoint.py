@@ -20,9 +20,12 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-#: commits of a connection between two checkpoints of its file: a move writes a few pages,
-#: so about SQLite's own default of 1000 pages (``wal_autocheckpoint``)
-CHECKPOINT_EVERY = 200
+#: commits of a connection between two checkpoints of its file: a move writes about eight
+#: pages, so a WAL of about 1 MB (SQLite's own ``wal_autocheckpoint`` is 4 MB)
+CHECKPOINT_EVERY = 32
+#: how long a checkpoint waits for the file's writers and readers (seconds): it holds the
+#: file's writers back for as long as it copies, a few milliseconds
+CHECKPOINT_WAIT_S = 0.2
 #: how often the thread looks for work (seconds)
 LOOK_S = 0.05
 #: tables kept open per process when the open-files limit is unlimited
@@ -68,10 +71,13 @@ def default_max_open() -> int:
 class Checkpointer:
     """The thread of one process (started on first use, again in a forked child).
 
-    ``committed`` counts a connection's commits and, every ``every``, asks for a PASSIVE
-    checkpoint of its file, made on a short-lived connection of the thread's own (it never
-    waits for the file's writers or readers; what it could not copy waits for the next
-    one). ``close_later`` hands over a connection to close: closing the last connection to a
+    ``committed`` counts a connection's commits and, every ``every``, asks for a RESTART
+    checkpoint of its file, made on a short-lived connection of the thread's own: it waits
+    up to ``CHECKPOINT_WAIT_S`` for the file's writer, copies the whole WAL and waits for its
+    readers, so that the next commit writes the WAL from its start again. (A PASSIVE one
+    never catches up with writers in two processes: the WAL then grows without end, and
+    every commit pays the file system for fresh blocks; a busy file waits for the next
+    one.) ``close_later`` hands over a connection to close: closing the last connection to a
     file checkpoints it.
     """
 
@@ -146,9 +152,9 @@ class Checkpointer:
         try:
             # mode=rw: a file dropped meanwhile is not made again, empty
             conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=rw", uri=True, isolation_level=None,
-                                   check_same_thread=False, timeout=0)
+                                   check_same_thread=False, timeout=CHECKPOINT_WAIT_S)
             try:
-                conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                conn.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
             finally:
                 conn.close()
             self.checkpoints += 1

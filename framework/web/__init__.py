@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import json
 import logging
 import os
 import secrets
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, g, has_request_context, request
+from flask.json.tag import TaggedJSONSerializer
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from werkzeug.exceptions import HTTPException
@@ -41,6 +43,7 @@ from framework.web import (
 )
 from framework.web.current import error_response
 from framework.web.database import platform_engine
+from framework.web.flask_app import ArenaFlask
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +63,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     in the instance), ``ARENA_MODE`` (``studio``, the default, or ``production``: roles checked) and
     the security settings of ``docs/security.md``.
     """
-    app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=str(STATIC),
+    app = ArenaFlask(__name__, template_folder=str(TEMPLATES), static_folder=str(STATIC),
                 static_url_path="/static/arena", instance_relative_config=False)
     app.url_map.converters["int"] = _IdConverter
     app.config.from_mapping(
@@ -114,6 +117,15 @@ class _IdConverter(IntegerConverter):
         super().__init__(url_map, *args, **kwargs)
 
 
+class _SessionJSON(TaggedJSONSerializer):
+    """Flask's session serializer, reading the cookie's JSON with the standard library (what
+    the app's provider does too, after its checks of request bodies: depth and NUL
+    characters, which a cookie signed by the site does not need)."""
+
+    def loads(self, value: str) -> Any:
+        return json.loads(value, object_hook=self.untag)
+
+
 class _SessionInterface(SecureCookieSessionInterface):
     """Flask's signed-cookie sessions (every request's cookie has its signature and age
     checked), with less work per request: the serializer and its signers are made once per
@@ -122,6 +134,7 @@ class _SessionInterface(SecureCookieSessionInterface):
     when the answer leaves."""
 
     digest_method = staticmethod(hashlib.sha1)
+    serializer = _SessionJSON()
     _cached: tuple[tuple[Any, ...], Any] | None = None
 
     def get_signing_serializer(self, app: Flask) -> Any:

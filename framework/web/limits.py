@@ -93,9 +93,12 @@ def init_app(app: Flask) -> None:
 
     @app.before_request
     def check_request() -> None:
-        if request.headers.get("Transfer-Encoding", "").lower() == "chunked":
+        environ = request.environ
+        if environ.get("HTTP_TRANSFER_ENCODING", "").lower() == "chunked":
             _refuse_long_chunked_body()
-        if "\x00" in request.path or _has_nul(request.args):
+        # a NUL in the query's values comes from "%00" (or a raw NUL): only then are they read
+        query = environ.get("QUERY_STRING", "")
+        if "\x00" in request.path or (("%00" in query or "\x00" in query) and _has_nul(request.args)):
             raise _nul()
         if request.method != "GET" and request.mimetype in FORMS and _has_nul(request.form):
             raise _nul()

@@ -146,6 +146,12 @@ class ArenaHandler(PyWSGIHandler):  # type: ignore[misc]
             return super().MessageClass(BytesIO(b"".join(lines)), *args)
         return message
 
+    def log_request(self) -> None:
+        """gunicorn's access log line, when there is one (``--access-logfile``): without it
+        gunicorn's handler would still gather the request's headers and times for nothing."""
+        if self.server.log.access_log_enabled:
+            super().log_request()
+
     def _handle_client_error(self, ex: Exception) -> Any:
         if isinstance(ex, RequestLimitError):
             return (ex.status, ex.answer)

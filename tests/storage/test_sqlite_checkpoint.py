@@ -68,6 +68,22 @@ def test_commits_leave_the_wal_to_the_thread_which_copies_it_into_the_file(tmp_p
             assert db.execute("SELECT COUNT(*) AS n FROM t").rows[0]["n"] == 58
 
 
+def test_the_wal_stays_small_while_two_processes_write_the_table(tmp_path: Path) -> None:
+    """Two stores (two workers) commit in turn: the checkpoints copy the whole WAL and wait
+    for its readers, so the log starts again from its beginning instead of growing (a
+    PASSIVE checkpoint never catches up with two writers: this run left a 9.9 MB WAL)."""
+    with store_at(tmp_path) as one, store_at(tmp_path) as two:
+        with one.create(1) as db:
+            db.execute("CREATE TABLE t (a INTEGER, pad TEXT)")
+        for i in range(800):  # about 3 KB a commit: 2.4 MB written
+            with (one if i % 2 else two).connect(1) as db:
+                db.execute("INSERT INTO t VALUES (?, ?)", (i, "x" * 3000))
+            time.sleep(0.001)  # the checkpoint threads look every 50 ms
+        assert one.checkpointer.checkpoints + two.checkpointer.checkpoints >= 10
+        wal = (tmp_path / "1.sqlite-wal").stat().st_size
+        assert wal < 2_000_000, wal
+
+
 def test_a_connection_the_store_lets_go_is_closed_by_the_thread(tmp_path: Path) -> None:
     with store_at(tmp_path / "tables", max_open=2) as store:
         for table_id in (1, 2, 3):

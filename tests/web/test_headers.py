@@ -49,3 +49,13 @@ def test_no_page_has_inline_script(app: Flask, browser: Browser, table_id: int, 
             assert "src=" in head or 'type="application/json"' in head, (url, tag[:80])
             assert "src=" not in head or not inline, (url, tag[:80])
         assert " onchange=" not in html and " onclick=" not in html and "javascript:" not in html, url
+
+
+def test_a_header_the_view_set_is_kept_once(app: Flask) -> None:
+    with app.test_request_context("/"):
+        answer = app.response_class("x", headers={"X-Frame-Options": "SAMEORIGIN",
+                                                  "content-security-policy": "default-src 'none'"})
+        answer = app.process_response(answer)
+    assert answer.headers.getlist("X-Frame-Options") == ["SAMEORIGIN"]
+    assert answer.headers.getlist("Content-Security-Policy") == ["default-src 'none'"]
+    assert answer.headers["X-Content-Type-Options"] == "nosniff"
