@@ -2,6 +2,11 @@
 
 Never downloads a browser: the tests skip with the reason when /usr/bin/chromium or the
 playwright package is missing. Screenshots go to build/screenshots/ (ignored by git).
+
+``page.wait_for_function`` takes an arrow function ("() => ..."), never a bare expression:
+Playwright ``eval``s its text in the page, once for a function (inside its DevTools call,
+which the page's Content-Security-Policy lets through) but at every poll for an expression,
+which the policy (no ``unsafe-eval``) refuses as soon as the first look was not true.
 """
 
 from __future__ import annotations

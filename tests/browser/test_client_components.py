@@ -34,7 +34,7 @@ def page(chromium: Browser, live: dict[str, Any]) -> Iterator[Page]:
         "  gamestates: {'2': {possibleactions: ['draw', 'bank'], descriptionmyturn: '${you} must play'}}};"
         "gui.player_id = 1; gui.isSpectator = false;</script>"
     )
-    page.wait_for_function("window.gui && window.BgaCards")
+    page.wait_for_function("() => window.gui && window.BgaCards")
     yield page
     assert not errors
     context.close()

@@ -109,7 +109,7 @@ def test_edits_and_a_new_game_are_live_in_the_browser(work: Path, browser: Brows
 
         expect_reload_after(page, edit_template_and_script)
         expect(page.locator("#livegame-board")).to_have_text("board version 2")
-        page.wait_for_function("window.livegameScript === 2")
+        page.wait_for_function("() => window.livegameScript === 2")
 
         # Broken: the open page is told (file and line) and stays; the other game is served.
         page.evaluate("window.beforeEdit = true")

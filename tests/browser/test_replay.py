@@ -114,7 +114,7 @@ def test_replay_timeline_on_a_finished_belote_game(chromium: Browser, live: dict
     assert page.evaluate("Arena.gui.isCurrentPlayerActive()") is False
     page.click("#replay-exit")
     expect(bar).to_have_count(0)
-    page.wait_for_function("!document.body.classList.contains('replaying')")
+    page.wait_for_function("() => !document.body.classList.contains('replaying')")
     expect(page.locator("#bt-final")).to_be_visible()
     assert not page.title().startswith("Replay")
 

@@ -179,12 +179,12 @@ def test_a_scaffolded_game_is_played_to_its_end_in_the_browser(chromium: Browser
     # then the table comes back as it is.
     end_view = view(first)
     first.click('button[data-studio="replay"]')
-    first.wait_for_function("document.body.classList.contains('replaying')")
+    first.wait_for_function("() => document.body.classList.contains('replaying')")
     first.click("#replay-last")
-    first.wait_for_function("(b => b && b.dataset.position === b.dataset.length)(document.getElementById('replay-bar'))",
+    first.wait_for_function("() => (b => b && b.dataset.position === b.dataset.length)(document.getElementById('replay-bar'))",
                             timeout=60_000)
     first.click("#replay-exit")
-    first.wait_for_function("!document.body.classList.contains('replaying') && Arena.gui.gamedatas",
+    first.wait_for_function("() => !document.body.classList.contains('replaying') && Arena.gui.gamedatas",
                             timeout=60_000)
     settled(first, runtime, table_id, me)
     assert view(first) == end_view

@@ -59,7 +59,7 @@ def test_a_developer_plays_alone_with_bots_and_studio_tools(chromium: Browser, l
     page.click('button[data-studio="replay"]')
     expect(page.locator("#replay-bar")).to_be_visible()
     page.click("#replay-exit")
-    page.wait_for_function("!document.body.classList.contains('replaying') && Arena.gui.gamedatas", timeout=30_000)
+    page.wait_for_function("() => !document.body.classList.contains('replaying') && Arena.gui.gamedatas", timeout=30_000)
     page.wait_for_selector("#generalactions button", timeout=STEP_TIMEOUT_MS)
     page.click('button[data-studio="errors"]')
     expect(page.locator("#studio-output")).to_contain_text("No error")

@@ -37,7 +37,7 @@ def open_page(chromium: Browser, contexts: list[BrowserContext], url: str, error
     page = context.new_page()
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(url)
-    page.wait_for_function("window.Arena && Arena.gui && Arena.gui.gamedatas", timeout=TIMEOUT_MS)
+    page.wait_for_function("() => window.Arena && Arena.gui && Arena.gui.gamedatas", timeout=TIMEOUT_MS)
     return page
 
 
