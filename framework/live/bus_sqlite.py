@@ -72,6 +72,8 @@ class SqliteBus:
         self._checkpointer = Checkpointer(every=200)
         self._writer = self._connect()
         self._writer.execute("PRAGMA wal_autocheckpoint=0")
+        # ids in publish order without AUTOINCREMENT's extra page write a publish: a new row
+        # takes the largest id plus one, and the newest rows are never the ones deleted
         self._writer.execute("CREATE TABLE IF NOT EXISTS bus_message (id INTEGER PRIMARY KEY, "
                              "channel TEXT NOT NULL, message TEXT NOT NULL)")
         self._published = 0

@@ -40,19 +40,14 @@ def init_app(app: Flask) -> None:
     the policy; an empty one sends none)."""
     app.config.setdefault("CONTENT_SECURITY_POLICY", CONTENT_SECURITY_POLICY)
 
-    wanted_of: dict[str, list[tuple[str, str, str]]] = {}  # policy -> (lower name, name, value)
-
     @app.after_request
     def security_headers(response: Response) -> Response:
         headers = response.headers
         policy = app.config["CONTENT_SECURITY_POLICY"]
-        wanted = wanted_of.get(policy)
-        if wanted is None:
-            pairs = ([("Content-Security-Policy", policy)] if policy else []) + list(HEADERS.items())
-            wanted = wanted_of[policy] = [(name.lower(), name, value) for name, value in pairs]
+        wanted = {"Content-Security-Policy": policy, **HEADERS} if policy else HEADERS
         # the ones the view did not set (one look at the answer's headers, not one per name)
         present = {name.lower() for name, _ in headers}
-        headers.extend([(name, value) for lower, name, value in wanted if lower not in present])
+        headers.extend([(name, value) for name, value in wanted.items() if name.lower() not in present])
         # Pages, game data, move answers and event streams are one player's: never stored.
         # Static files keep their own caching (``no-cache`` with an ETag).
         if request.endpoint not in STATIC_ENDPOINTS:

@@ -96,7 +96,8 @@ def init_app(app: Flask) -> None:
         environ = request.environ
         if environ.get("HTTP_TRANSFER_ENCODING", "").lower() == "chunked":
             _refuse_long_chunked_body()
-        # a NUL in the query's values comes from "%00" (or a raw NUL): only then are they read
+        # a NUL in the query's names or values comes from "%00" (or a raw NUL): only then is
+        # the query decoded here
         query = environ.get("QUERY_STRING", "")
         if "\x00" in request.path or (("%00" in query or "\x00" in query) and _has_nul(request.args)):
             raise _nul()

@@ -1,5 +1,6 @@
 """The production command: gunicorn with gevent workers serves the event stream, and a
-commit made by another process reaches a waiting stream (the gamelog is polled)."""
+commit made by another process reaches a waiting stream (the gamelog is polled); Arena's
+worker writes gunicorn's access log when one is asked for."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import asyncio
 import os
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -68,3 +71,29 @@ def test_sse_under_gunicorn_gevent_workers(tmp_path: Path) -> None:
     finally:
         server.stop()  # quick shutdown: gunicorn does not wait for the open event streams
         site.close()
+
+
+def test_the_arena_worker_writes_the_access_log_when_asked(tmp_path: Path) -> None:
+    instance = tmp_path / "instance"
+    Site.open(instance).close()
+    port, access = free_port(), tmp_path / "access.log"
+    env = {**os.environ, "ARENA_INSTANCE": str(instance)}
+    log_path = tmp_path / "gunicorn.log"
+    with open(log_path, "wb") as log_file:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-k", "framework.web.worker.ArenaWorker", "-w", "1",
+             "-b", f"127.0.0.1:{port}", "--access-logfile", str(access), "framework.web:create_app()"],
+            env=env, stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+    server = ServerProcess(proc, "127.0.0.1", port, log_path)
+    try:
+        server.wait_ready(60)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/gamehelp", timeout=10) as answer:
+            assert answer.status == 200
+        deadline = time.monotonic() + 10
+        while "GET /gamehelp" not in (access.read_text() if access.exists() else ""):
+            assert time.monotonic() < deadline, "no access log line"
+            time.sleep(0.05)
+        assert '" 200 ' in access.read_text()
+    finally:
+        server.stop()
