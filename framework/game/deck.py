@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 from framework.core.errors import GameSystemError
 
 if TYPE_CHECKING:
-    from framework.game.table import Table
+    from framework.game.table_protocol import TableProtocol
 
 Card = dict[str, Any]
 
@@ -91,7 +91,7 @@ class Deck:
     #: location -> the pile shuffled back into it when it runs out (BGA's ``autoreshuffle_custom``)
     autoreshuffle_custom: dict[str, str]
 
-    def __init__(self, table: Table, name: str = "card", *, int_type: bool = False,
+    def __init__(self, table: TableProtocol, name: str = "card", *, int_type: bool = False,
                  player_locations: Iterable[str] = ("hand",)) -> None:
         """``int_type``: the types are whole numbers, read back as ints. ``player_locations``:
         locations whose ``location_arg`` is a player id; reading one with ``location_arg=None``

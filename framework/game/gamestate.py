@@ -11,7 +11,7 @@ from framework.game.globals import GLOBAL_ACTIVE_PLAYER, GLOBAL_STATE
 from framework.game.states import END_STATE_ID, State, StateMachine, StateType
 
 if TYPE_CHECKING:
-    from framework.game.table import Table
+    from framework.game.table_protocol import TableProtocol
 
 #: ``arena_meta`` key of a player's private state: ``private_state:<player id>`` -> state id.
 PRIVATE_STATE_META = "private_state:"
@@ -20,7 +20,7 @@ PRIVATE_STATE_META = "private_state:"
 class GameStateMachine:
     """``self.gamestate``: the table's main state, who is active, and private states."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TableProtocol) -> None:
         self._table = table
 
     @property

@@ -8,7 +8,7 @@ import logging
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
-    from framework.game.registry import GameDefinition
+    from framework.game.definition_protocol import GameDefinitionProtocol
 
 LOGGER_PREFIX = "arena.game."
 
@@ -24,7 +24,7 @@ class TableLogs:
     """Developer log lines of a game: ``arena serve`` prints them, the studio keeps them in its
     log; an exception, not these, reaches the table's error log."""
 
-    definition: ClassVar[GameDefinition]
+    definition: ClassVar[GameDefinitionProtocol]
 
     @property
     def logger(self) -> logging.Logger:

@@ -24,7 +24,7 @@ from framework.storage.sql.translate import translate_query
 from framework.storage.sql.upserts import guarded_upsert_sql, keyed_upsert_sql
 
 if TYPE_CHECKING:
-    from framework.game.registry import GameDefinition
+    from framework.game.definition_protocol import GameDefinitionProtocol
 
 
 #: The ``global`` rows and, as row 0, the log's last id (the framework numbers an action's
@@ -43,7 +43,7 @@ def globals_read(dialect: Target) -> str:
 class TableValues(TableDatabase):
     """Globals by label, options, and the table's meta values."""
 
-    definition: ClassVar[GameDefinition]
+    definition: ClassVar[GameDefinitionProtocol]
     #: label -> global id (10..89) of the game's own globals; options are added by key.
     GLOBALS: ClassVar[Mapping[str, int]] = {}
     #: label -> the value an upgrade gives a global that is new in a release to tables in

@@ -10,7 +10,7 @@ import framework.game.modern.meta_rows as meta_rows
 from framework.core.errors import GameSystemError
 
 if TYPE_CHECKING:
-    from framework.game.table import Table
+    from framework.game.table_protocol import TableProtocol
 
 PLAYER_PREFIX = "pcounter"
 TABLE_PREFIX = "tcounter"
@@ -19,7 +19,7 @@ TABLE_PREFIX = "tcounter"
 class _Counter:
     kind = "counter"
 
-    def __init__(self, table: Table, name: str, min: int | None = 0,  # noqa: A002 - BGA's name
+    def __init__(self, table: TableProtocol, name: str, min: int | None = 0,  # noqa: A002 - BGA's name
                  max: int | None = None, default_value: int = 0) -> None:  # noqa: A002
         if not isinstance(name, str) or not name.isidentifier():
             raise GameSystemError(f"{self.kind} name {name!r} is not an identifier")
@@ -148,7 +148,7 @@ class ScoreCounter(PlayerCounter):
     """``player_score`` / ``player_score_aux`` as a counter (BGA's ``playerScore`` and
     ``playerScoreAux``): no bounds, kept in the ``player`` table, nothing to initialise."""
 
-    def __init__(self, table: Table, name: str, column: str) -> None:
+    def __init__(self, table: TableProtocol, name: str, column: str) -> None:
         super().__init__(table, name, min=None, max=None)
         self._column = column
 
@@ -228,7 +228,7 @@ class TableCounter(_Counter):
 class CounterFactory:
     """``self.counter_factory``: makes the counters a game keeps as attributes."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TableProtocol) -> None:
         self._table = table
 
     def create_player_counter(self, name: str, min: int | None = 0,  # noqa: A002 - BGA's name

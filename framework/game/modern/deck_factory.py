@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 from framework.game.deck import Deck
 
 if TYPE_CHECKING:
-    from framework.game.table import Table
+    from framework.game.table_protocol import TableProtocol
 
 
 class DeckFactory:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TableProtocol) -> None:
         self._table = table
 
     def create_deck(self, table_name: str = "card") -> Deck:

@@ -10,7 +10,7 @@ import framework.game.modern.meta_rows as meta_rows
 from framework.core.errors import GameSystemError
 
 if TYPE_CHECKING:
-    from framework.game.table import Table
+    from framework.game.table_protocol import TableProtocol
 
 PREFIX = "global"
 
@@ -18,7 +18,7 @@ PREFIX = "global"
 class Globals:
     """Named JSON values of one table; undo and save slots restore them with the table."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TableProtocol) -> None:
         self._table = table
 
     def get(self, name: str, default: Any = None) -> Any:

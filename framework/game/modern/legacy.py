@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import framework.game.modern.meta_rows as meta_rows
 
 if TYPE_CHECKING:
-    from framework.game.table import Table
+    from framework.game.table_protocol import TableProtocol
 
 PREFIX = "legacy"
 TEAM = "team"
@@ -24,7 +24,7 @@ DEFAULT_TTL_DAYS = 365
 
 
 class Legacy:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TableProtocol) -> None:
         self._table = table
 
     def get(self, key: str, player_id: int, default: Any = None) -> Any:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from framework.game.globals import GLOBAL_MOVE
 
 if TYPE_CHECKING:
-    from framework.game.table import Table
+    from framework.game.table_protocol import TableProtocol
 
 #: What a removed notification becomes: the log keeps its numbering (event streams need
 #: packets without a gap) and clients skip a type they do not handle.
@@ -17,7 +17,7 @@ REMOVED_TYPE = "logRemoved"
 
 
 class Logs:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TableProtocol) -> None:
         self._table = table
 
     def get_current_move_id(self) -> int:

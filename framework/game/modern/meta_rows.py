@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from framework.core.errors import GameSystemError
 
 if TYPE_CHECKING:
-    from framework.game.table import Table
+    from framework.game.table_protocol import TableProtocol
 
 #: ``arena_meta.meta_key`` is a VARCHAR(64).
 MAX_KEY_LENGTH = 64
@@ -31,19 +31,19 @@ def meta_key(prefix: str, *parts: object) -> str:
     return key
 
 
-def read(table: Table, key: str) -> str | None:
+def read(table: TableProtocol, key: str) -> str | None:
     return table.meta(key)
 
 
-def write(table: Table, key: str, text: str) -> None:
+def write(table: TableProtocol, key: str, text: str) -> None:
     table.set_meta(key, text)
 
 
-def delete(table: Table, key: str) -> None:
+def delete(table: TableProtocol, key: str) -> None:
     table.db_query("DELETE FROM arena_meta WHERE meta_key = %s", (key,))
 
 
-def listed(table: Table, prefix: str) -> dict[str, str]:
+def listed(table: TableProtocol, prefix: str) -> dict[str, str]:
     """Every row whose key starts with ``prefix:``, by the rest of its key."""
     start = prefix + ":"
     rows = table.db_query(

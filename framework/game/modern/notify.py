@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from framework.core.errors import GameSystemError
 
 if TYPE_CHECKING:
-    from framework.game.table import Table
+    from framework.game.table_protocol import TableProtocol
 
 #: ``decorator(message, args) -> args``: called for each notification, in the order added.
 Decorator = Callable[[str, dict[str, Any]], dict[str, Any]]
@@ -19,7 +19,7 @@ class Notify:
     """Sends through the table's ``notify_all_players`` / ``notify_player``: the same log,
     checks and hidden-information rules."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TableProtocol) -> None:
         self._table = table
         self._decorators: list[Decorator] = []
 

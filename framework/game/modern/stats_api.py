@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from framework.game.table import Table
+    from framework.game.table_protocol import TableProtocol
 
 Value = float | int | bool
 
@@ -19,7 +19,7 @@ def _names(names: str | Iterable[str]) -> list[str]:
 class TableStats:
     """Statistics of the whole table (scope ``table`` in ``stats.py``)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TableProtocol) -> None:
         self._table = table
 
     def init(self, names: str | Iterable[str], value: Value) -> None:
@@ -54,7 +54,7 @@ class TableStats:
 class PlayerStats:
     """Statistics of each player (scope ``player`` in ``stats.py``)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TableProtocol) -> None:
         self._table = table
 
     def init(self, names: str | Iterable[str], value: Value) -> None:

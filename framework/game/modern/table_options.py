@@ -7,7 +7,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from framework.game.table import Table
+    from framework.game.table_protocol import TableProtocol
 
 
 class TablePace(StrEnum):
@@ -22,7 +22,7 @@ PACE_KEY = "pace"
 
 
 class TableOptions:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TableProtocol) -> None:
         self._table = table
 
     def get(self, option: int | str) -> int:

@@ -10,13 +10,13 @@ from framework.core.errors import GameSystemError, UserError
 
 if TYPE_CHECKING:
     from framework.game.options import Preference
-    from framework.game.table import Table
+    from framework.game.table_protocol import TableProtocol
 
 PREFIX = "pref"
 
 
 class UserPreferences:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TableProtocol) -> None:
         self._table = table
 
     def _preference(self, pref_id: int) -> Preference:
