@@ -256,17 +256,19 @@ class Belote(Table):
             self.kept["bidding"] = bidding
         return bidding
 
-    def hands(self) -> list[list[Card]]:
+    def hands(self, plays: list[tuple[int, Card]] | None = None) -> list[list[Card]]:
         """Cards each seat holds now, sorted. A card played stays at its seat's ``hand``
         location until its trick is gathered (one write a card: its ``card_play`` row), so
-        the cards of the current hand's plays are not held any more."""
+        the cards of the current hand's plays are not held any more (``plays``: those plays,
+        when the caller has read them already)."""
         state: PlayState | None = self.kept.get("play")
         if state is not None:
             held = state.hands
             return [sorted(card for card in CARDS if held[seat] >> card.index & 1) for seat in range(4)]
         seats = {pid: seat for seat, pid in enumerate(self.player_order())}
-        played = {card for _, card in self.plays()} \
-            if self.hand_no and self.bidding().contract is not None else set()
+        if plays is None and self.hand_no and self.bidding().contract is not None:
+            plays = self.plays()
+        played = {card for _, card in plays or ()}
         hands: list[list[Card]] = [[], [], [], []]
         for row in self.get_object_list_from_db(
             "SELECT card_type, card_type_arg, card_location_arg FROM card WHERE card_location = %s",
@@ -298,7 +300,7 @@ class Belote(Table):
             if bidding.contract is None:
                 raise GameSystemError("play_state: the current hand has no contract")
             plays = self.plays()
-            hands = self.hands()
+            hands = self.hands(plays)
             for seat, card in plays:
                 hands[seat].append(card)
             state = PlayState(hands, bidding.contract, (self.dealer + 1) % 4, self.rules)
