@@ -14,6 +14,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from framework.live.channels import BusClosedError, Subscriptions, validate_channel
+from framework.storage.sqlite_busy import retry_while_busy
 from framework.storage.sqlite_checkpoint import Checkpointer
 
 log = logging.getLogger(__name__)
@@ -70,12 +71,15 @@ class SqliteBus:
         # the publishes' commits never sync the disk in the publisher's request: a thread
         # checkpoints the file (every 200 publishes of this process)
         self._checkpointer = Checkpointer(every=200)
-        self._writer = self._connect()
+        # timeout=0: a publish waits for the other processes' in ``retry_while_busy``, which
+        # lets the rest of a gevent worker run meanwhile (SQLite's busy handler would not)
+        self._writer = self._connect(timeout=0)
         self._writer.execute("PRAGMA wal_autocheckpoint=0")
         # ids in publish order without AUTOINCREMENT's extra page write a publish: a new row
         # takes the largest id plus one, and the newest rows are never the ones deleted
-        self._writer.execute("CREATE TABLE IF NOT EXISTS bus_message (id INTEGER PRIMARY KEY, "
-                             "channel TEXT NOT NULL, message TEXT NOT NULL)")
+        retry_while_busy(lambda: self._writer.execute(
+            "CREATE TABLE IF NOT EXISTS bus_message (id INTEGER PRIMARY KEY, "
+            "channel TEXT NOT NULL, message TEXT NOT NULL)"))
         self._published = 0
         self._reader = self._connect()
         self._last = self._top(self._reader)  # messages from now on
@@ -83,9 +87,10 @@ class SqliteBus:
         self._thread = threading.Thread(target=self._run, name="arena-bus-sqlite", daemon=True)
         self._thread.start()
 
-    def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=10.0)
-        conn.execute("PRAGMA journal_mode=WAL")
+    def _connect(self, timeout: float = 10.0) -> sqlite3.Connection:
+        conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False,
+                               timeout=timeout)
+        retry_while_busy(lambda: conn.execute("PRAGMA journal_mode=WAL"))
         conn.execute("PRAGMA synchronous=NORMAL")  # a lost message costs a read, not a move
         return conn
 
@@ -103,12 +108,14 @@ class SqliteBus:
         with self._write_lock:
             if self._closed:
                 raise BusClosedError("publish on a closed bus")
-            cur = self._writer.execute("INSERT INTO bus_message (channel, message) VALUES (?, ?)",
-                                       (channel, message))
+            cur = retry_while_busy(lambda: self._writer.execute(
+                "INSERT INTO bus_message (channel, message) VALUES (?, ?)", (channel, message)))
             self._published += 1
             self._checkpointer.committed(self.path)
             if self._published % 1000 == 0 and cur.lastrowid is not None:
-                self._writer.execute("DELETE FROM bus_message WHERE id <= ?", (cur.lastrowid - self.keep,))
+                last = cur.lastrowid
+                retry_while_busy(lambda: self._writer.execute("DELETE FROM bus_message WHERE id <= ?",
+                                                              (last - self.keep,)))
 
     def subscribe(self, channel: str, handler: Callable[[str], None]) -> None:
         validate_channel(channel)

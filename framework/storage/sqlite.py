@@ -19,6 +19,7 @@ from framework.storage.sql.changed_rows import NOTE_CHANGE
 from framework.storage.sql.ddl import copy_table_sql
 from framework.storage.sql.names import quote_identifier
 from framework.storage.sql.shapes import SchemaShapes
+from framework.storage.sqlite_busy import is_busy, retry_while_busy
 from framework.storage.sqlite_checkpoint import Checkpointer, default_max_open
 from framework.storage.sqlite_functions import ChangeCounter, register_sqlite_functions
 
@@ -87,11 +88,13 @@ class SQLiteTableConnection:
             create_private_file(path)
         except OSError as exc:  # a missing folder or a full disk: sqlite3 says which below
             log.debug("table %s: cannot create %s: %s", table_id, path, exc)
+        # timeout=0: SQLite never sleeps in its busy handler, which would stop a gevent
+        # worker whole; a busy file is waited for here (``framework.storage.sqlite_busy``)
         self.raw = sqlite3.connect(
-            str(path), isolation_level=None, check_same_thread=False, timeout=30.0
+            str(path), isolation_level=None, check_same_thread=False, timeout=0
         )
         try:
-            self.raw.execute("PRAGMA journal_mode=WAL")
+            retry_while_busy(lambda: self.raw.execute("PRAGMA journal_mode=WAL"))
             self.raw.execute("PRAGMA synchronous=NORMAL")
             self.raw.execute("PRAGMA foreign_keys=ON")
             if checkpoint_off:
@@ -120,8 +123,16 @@ class SQLiteTableConnection:
         if sql.lstrip()[:4].upper() in _DDL_HEADS:
             self.schema_shapes = None
             self._schema_changed = True
+        args = tuple(params)
         try:
-            cur = self.raw.execute(sql, tuple(params))
+            try:
+                cur = self.raw.execute(sql, args)
+            except sqlite3.OperationalError as exc:
+                # only a read meets a busy file (one being recovered): a write transaction
+                # holds the file's write lock from its BEGIN IMMEDIATE on
+                if not is_busy(exc) or (self._writing and self.raw.in_transaction):
+                    raise
+                cur = retry_while_busy(lambda: self.raw.execute(sql, args))
         except sqlite3.OperationalError as exc:
             failure = storage_failure(exc, self.table_id)
             if failure is not None:
@@ -166,7 +177,10 @@ class SQLiteTableConnection:
     def begin(self, write: bool) -> None:
         self._writing = write
         try:
-            self.raw.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            if write:  # another process's writer or a checkpoint may hold the file a while
+                retry_while_busy(lambda: self.raw.execute("BEGIN IMMEDIATE"))
+            else:
+                self.raw.execute("BEGIN")
         except sqlite3.OperationalError as exc:
             self.rollback()
             failure = storage_failure(exc, self.table_id)

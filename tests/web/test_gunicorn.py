@@ -1,13 +1,19 @@
 """The production command: gunicorn with gevent workers serves the event stream, and a
 commit made by another process reaches a waiting stream (the gamelog is polled); Arena's
-worker writes gunicorn's access log when one is asked for."""
+worker writes gunicorn's access log when one is asked for; a worker whose move waits for a
+table another process holds goes on serving its other requests meanwhile."""
 
 from __future__ import annotations
 
 import asyncio
+import http.cookiejar
+import json
 import os
+import re
+import sqlite3
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -96,4 +102,64 @@ def test_the_arena_worker_writes_the_access_log_when_asked(tmp_path: Path) -> No
             time.sleep(0.05)
         assert '" 200 ' in access.read_text()
     finally:
+        server.stop()
+
+
+def test_a_worker_whose_move_waits_for_a_busy_table_serves_other_requests(tmp_path: Path) -> None:
+    """Another process holds the table's write lock (as a checkpoint does while it copies):
+    the move waits for it without stopping the worker's event loop (SQLite's own busy
+    handler would sleep in C for up to its timeout, and the one worker could answer
+    nothing), and it is applied once the lock goes."""
+    instance = tmp_path / "instance"
+    site = Site.open(instance)
+    table_id = site.runtime.create_table("belote", 4, seed=11)
+    active = site.runtime.get_data(table_id, None)["gamestate"]["active_player"]
+    table_file = site.runtime.store.path(table_id)  # type: ignore[attr-defined]
+    site.close()
+    port = free_port()
+    env = {**os.environ, "ARENA_INSTANCE": str(instance)}
+    log_path = tmp_path / "gunicorn.log"
+    with open(log_path, "wb") as log_file:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-k", "framework.web.worker.ArenaWorker", "-w", "1",
+             "-b", f"127.0.0.1:{port}", "framework.web:create_app()"],
+            env=env, stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+    server = ServerProcess(proc, "127.0.0.1", port, log_path)
+    base = f"http://127.0.0.1:{port}"
+    holder = sqlite3.connect(str(table_file), isolation_level=None, check_same_thread=False)
+    try:
+        server.wait_ready(60)
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        page = opener.open(f"{base}/table/{table_id}?as={active}", timeout=10).read().decode()
+        found = re.search(r'"csrf": ?"([^"]+)"', page)
+        assert found is not None
+        move = urllib.request.Request(
+            f"{base}/table/{table_id}/act/bid?as={active}", data=json.dumps({"bid": "pass"}).encode(),
+            headers={"Content-Type": "application/json", "X-CSRF-Token": found.group(1)}, method="POST")
+        answers: dict[str, object] = {}
+
+        def send_move() -> None:
+            with opener.open(move, timeout=60) as answer:
+                answers["status"], answers["at"] = answer.status, time.monotonic()
+
+        holder.execute("BEGIN IMMEDIATE")
+        mover = threading.Thread(target=send_move)
+        mover.start()
+        time.sleep(0.5)  # the move reaches the table's lock and waits there
+        with urllib.request.urlopen(f"{base}/gamehelp", timeout=10) as other:  # frozen: times out
+            assert other.status == 200
+        assert mover.is_alive() and "status" not in answers  # still waiting for the table
+        released = time.monotonic()
+        holder.execute("ROLLBACK")
+        mover.join(30)
+        assert answers.get("status") == 200
+        assert float(answers["at"]) >= released  # type: ignore[arg-type]
+        check = Site.open(instance)
+        try:
+            assert check.runtime.get_data(table_id, None)["gamestate"]["active_player"] != active
+        finally:
+            check.close()
+    finally:
+        holder.close()
         server.stop()
