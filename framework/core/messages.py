@@ -85,13 +85,23 @@ def placeholders(msgid: str) -> list[str]:
     return list(_placeholders(str(msgid)))
 
 
+#: arg values that are never a mapping: checked by exact type first (a notification's args
+#: are mostly these), so the costlier ``isinstance(value, Mapping)`` runs for the rest only
+_SCALARS = frozenset({str, int, float, bool, type(None), list, tuple})
+
+
+def _is_mapping(value: Any) -> bool:
+    kind = type(value)
+    return kind is dict or (kind not in _SCALARS and isinstance(value, Mapping))
+
+
 def plural_spec(msgid: str, args: Mapping[str, Any]) -> tuple[str, str] | None:
     """``(plural msgid, number arg)`` of a message, from a ``PluralMessage`` or from the
     ``_plural`` arg that a stored notification carries; None for a message without plural."""
     if isinstance(msgid, PluralMessage):
         return msgid.plural, msgid.number
-    spec = args.get(PLURAL_ARG) if isinstance(args, Mapping) else None
-    if isinstance(spec, Mapping) and isinstance(spec.get("plural"), str):
+    spec = args.get(PLURAL_ARG) if _is_mapping(args) else None
+    if spec is not None and _is_mapping(spec) and isinstance(spec.get("plural"), str):
         return str(spec["plural"]), str(spec.get("number", "count"))
     return None
 
@@ -105,7 +115,7 @@ def with_plural_args(log_msg: str, args: Mapping[str, Any]) -> dict[str, Any]:
     """
     out = dict(args)
     for name, value in args.items():
-        if isinstance(value, Mapping) and "log" in value:
+        if _is_mapping(value) and "log" in value:
             nested = dict(value)
             nested["args"] = with_plural_args(value["log"], value.get("args", {}))
             out[name] = nested
@@ -144,10 +154,14 @@ def check_message_args(msgid: str, args: Mapping[str, Any]) -> None:
     """Raise ``MessageFormatError`` if ``msgid`` (or its plural) names an arg ``args`` lack,
     if the plural's number is missing or not a whole number, or if ``i18n`` names a missing arg.
     """
-    spec = plural_spec(msgid, args)
-    texts = [str(msgid)] + ([spec[0]] if spec else [])
+    _check_args(msgid, args, plural_spec(msgid, args))
+
+
+def _check_args(msgid: str, args: Mapping[str, Any], spec: tuple[str, str] | None) -> None:
+    """``check_message_args`` with the message's ``plural_spec`` already found."""
+    texts = (str(msgid), spec[0]) if spec else (str(msgid),)
     for text in texts:
-        for name in placeholders(text):
+        for name in _placeholders(text):
             if name not in args:
                 raise MessageFormatError(
                     f"message {str(msgid)!r} uses ${{{name}}} but no arg {name!r} was given"
@@ -179,14 +193,14 @@ def check_message(msgid: str, args: Mapping[str, Any]) -> None:
     ...
     framework.core.messages.MessageFormatError: message '${b}' uses ${b} but no arg 'b' was given
     """
-    check_message_args(msgid, args)
+    spec = plural_spec(msgid, args)
+    _check_args(msgid, args, spec)
     if not msgid:
         return
-    spec = plural_spec(msgid, args)
     names = _placeholders(str(msgid)) + (_placeholders(spec[0]) if spec is not None else ())
     for name in names:
         value = args[name]
-        if isinstance(value, Mapping) and "log" in value:
+        if _is_mapping(value) and "log" in value:
             check_message(str(value["log"]), value.get("args", {}))
 
 

@@ -153,6 +153,24 @@ def test_nested_logs_and_plurals_survive_storage() -> None:
     assert format_message("${result}", {"result": stored["result"]}, translator("fr", TALLY)) == "1 jeton"
 
 
+def test_a_nested_log_is_checked_whatever_mapping_holds_it() -> None:
+    """Nested ``{"log", "args"}`` values are found in any mapping (not only a dict), and a
+    text is never taken for one, even a str subclass such as a plural message."""
+    from types import MappingProxyType
+
+    from framework.core.messages import check_message
+
+    nested = MappingProxyType({"log": "${rank} of ${suit}", "args": MappingProxyType({"rank": "K"})})
+    with pytest.raises(MessageFormatError, match="no arg 'suit'"):
+        check_message("${player_name} plays ${card}", {"player_name": "Anna", "card": nested})
+    plural = MappingProxyType({"_plural": MappingProxyType({"plural": "some tokens", "number": "n"})})
+    with pytest.raises(MessageFormatError, match="plural chosen by arg 'n'"):
+        check_message("a token", plural)
+    args = with_plural_args("${what}", {"what": TOKEN, "count": 2})
+    assert args["what"] is TOKEN  # a plural message given as an arg stays as it is
+    check_message("${what}", {"what": TOKEN})
+
+
 def test_immediate_translation_in_the_current_language() -> None:
     assert _("It is not your turn") == "It is not your turn"
     with use_language("hu"):
