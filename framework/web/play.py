@@ -334,9 +334,9 @@ def replay(table_id: int) -> Any:
 
 def event_stream(table_id: int, player_id: int | None, after: int, lang: str, game: str | Path,
                  keepalive: float, poll: float, max_seconds: float, limit: int = 500,
-                 client_gone: Callable[[], bool] = lambda: False) -> Iterator[str]:
-    """The SSE body: every notification after ``after`` that the player may see, each
-    exactly once and in order (``id:`` = gamelog id), then new ones as they commit.
+                 client_gone: Callable[[], bool] = lambda: False) -> Iterator[bytes]:
+    """The SSE body, in UTF-8: every notification after ``after`` that the player may see,
+    each exactly once and in order (``id:`` = gamelog id), then new ones as they commit.
 
     Wakes at once on a commit in this process (the runtime's condition), whose
     notifications it gets in memory (``Streams.batch``), and on another process's or
@@ -355,11 +355,11 @@ def event_stream(table_id: int, player_id: int | None, after: int, lang: str, ga
     translate = translator_for(lang, game)
     key = (lang, str(game))
 
-    def gen() -> Iterator[str]:
+    def gen() -> Iterator[bytes]:
         last = after
         started = last_sent = time.monotonic()
         from_database = True
-        yield "retry: 1000\n\n"
+        yield b"retry: 1000\n\n"
         try:
             over = runtime.is_over(table_id)
         except Exception:
@@ -375,24 +375,25 @@ def event_stream(table_id: int, player_id: int | None, after: int, lang: str, ga
             now = time.monotonic()
             if batch.packets:
                 assert batch.status is not None
-                yield "".join([*(p.sse(key, translate) for p in batch.packets), batch.status])
+                yield "".join([*(p.sse(key, translate) for p in batch.packets), batch.status]).encode()
                 last_sent = now
                 over = over or any(p.ends_game() for p in batch.packets)
             elif last and batch.top < last:
                 # The log went back (a studio slot was loaded): the page must reload.
-                yield "event: reset\ndata: {}\n\n"
+                yield b"event: reset\ndata: {}\n\n"
                 return
-            last = max(last, batch.top)
-            if batch.more:
+            last, more = max(last, batch.top), batch.more
+            del batch  # its packets are not kept for the wait (a read of the log: this stream's own)
+            if more:
                 from_database = False
                 continue  # more are waiting
             if over:
-                yield "event: end\ndata: {}\n\n"
+                yield b"event: end\ndata: {}\n\n"
                 return
             if now - started >= max_seconds:
                 return
             if now - last_sent >= keepalive:
-                yield ": keepalive\n\n"
+                yield b": keepalive\n\n"
                 last_sent = now
             woken = streams.wait(table_id, seen, max(0.05, min(poll, keepalive - (now - last_sent))))
             if woken == seen:
@@ -419,7 +420,10 @@ def events(table_id: int) -> Any:
                         float(cfg["SSE_KEEPALIVE"]),
                         float(cfg["SSE_POLL"]), float(cfg["SSE_MAX_SECONDS"]),
                         client_gone=client_gone_check(request.environ))
-    return Response(body, mimetype="text/event-stream",
+    # bytes passed through: the server iterates the stream itself, not through werkzeug's
+    # encoding and closing wrappers (each a level of the C stack every waiting stream's
+    # greenlet keeps a copy of), and the Response object is not kept for the stream's life
+    return Response(body, mimetype="text/event-stream", direct_passthrough=True,
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 

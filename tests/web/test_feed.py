@@ -67,9 +67,9 @@ def test_streams_get_a_commit_from_memory_exactly_as_the_database_has_it(
     with app.app_context():
         stream = event_stream(table_id, players[1], top, "en", "labgame", keepalive=30.0, poll=30.0,
                               max_seconds=30.0)
-        assert next(stream).startswith("retry:")
+        assert next(stream).startswith(b"retry:")
         threading.Timer(0.2, rt.act, (table_id, players[1], "pick", {"number": 2})).start()
-        messages, named = parse_sse(next(stream).encode())
+        messages, named = parse_sse(next(stream))
         stream.close()
     assert reads == [table_id]  # the stream's own first read only
     assert messages == rt.events(table_id, players[1], top) and named == ["status"]
@@ -82,8 +82,8 @@ def test_a_stream_first_reads_the_database_and_a_wake_up_without_packets_drops_t
     with app.app_context():
         stream = event_stream(table_id, players[0], 0, "en", "labgame", keepalive=30.0, poll=30.0,
                               max_seconds=30.0)
-        assert next(stream).startswith("retry:")
-        messages, _ = parse_sse(next(stream).encode())
+        assert next(stream).startswith(b"retry:")
+        messages, _ = parse_sse(next(stream))
         assert reads == [table_id] and messages
         entry = rt.streams._listeners[table_id]
         top = rt.get_data(table_id, None)["notifications"]["last_packet_id"]
