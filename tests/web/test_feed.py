@@ -193,3 +193,20 @@ def test_the_status_is_read_only_when_someone_takes_the_packets(
     _sent(rt, table_id, players[0], last)  # a stream: the feed
     rt.act(table_id, players[1], "pick", {"number": 2})
     assert reads == [1]
+
+
+def test_the_packets_a_feed_keeps_share_their_type_and_message_text() -> None:
+    """A feed keeps up to MAX_PACKETS a table: each without a ``__dict__``, and its type and
+    message text one copy for all the packets that have them, read from the log or heard on
+    the bus."""
+    def row(packet_id: int) -> dict[str, Any]:
+        return {"gamelog_packet_id": packet_id, "gamelog_move_id": 1, "gamelog_private": 0,
+                "gamelog_player": None, "gamelog_time": "2026-11-29 12:00:00",
+                "gamelog_type": "".join(["no", "te"]), "gamelog_log": "".join(["${who} ", "plays"]),
+                "gamelog_args": '{"who":"Ann"}'}
+
+    first, second = Packet.from_row(row(1)), Packet.from_row(row(2))
+    assert not hasattr(first, "__dict__")
+    assert first.type is second.type and first.msgid is second.msgid
+    heard = CommitMessage(7, 2, "host/1/ab", CommitMessage.carry([first, second], {})).carried_packets()
+    assert heard is not None and all(p.msgid is first.msgid and p.type is first.type for p in heard[0])
