@@ -168,10 +168,12 @@ def test_the_route_passes_the_streams_bytes_through(app: Flask, table_id: int, p
 
 
 def test_a_waiting_stream_keeps_no_batch(app: Flask, table_id: int, players: list[int]) -> None:
-    """What a stream sent (a read of the log: its own packets) is not kept while it waits."""
+    """What a stream sent (a read of the log: its own packets) is not kept while it waits,
+    nor a closure's cell per value it was given."""
     with app.app_context():
         stream = event_stream(table_id, players[0], 0, "en", "labgame", keepalive=0.05, poll=0.02,
                               max_seconds=30.0)
+        assert not stream.gi_code.co_freevars  # type: ignore[attr-defined]
         assert next(stream).startswith(b"retry:")
         assert b"id: " in next(stream)  # everything so far, read from the log
         assert next(stream) == b": keepalive\n\n"
