@@ -16,6 +16,7 @@ miss a commit; it reads the database instead.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,9 +33,11 @@ def time_text(value: Any) -> str:
     return str(value)[:19]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Packet:
-    """One gamelog row; ``args_json`` is the stored JSON text of its args."""
+    """One gamelog row; ``args_json`` is the stored JSON text of its args. A feed keeps up to
+    ``MAX_PACKETS`` of them per table: slots, not a ``__dict__``, and one copy of each type
+    and message text (a game has few)."""
 
     id: int
     move_id: int
@@ -52,7 +55,8 @@ class Packet:
         player = r["gamelog_player"]
         return cls(int(r["gamelog_packet_id"]), int(r["gamelog_move_id"] or 0), bool(r["gamelog_private"]),
                    None if player is None else int(player), time_text(r["gamelog_time"]),
-                   str(r["gamelog_type"]), str(r["gamelog_log"]), str(r["gamelog_args"]))
+                   sys.intern(str(r["gamelog_type"])), sys.intern(str(r["gamelog_log"])),
+                   str(r["gamelog_args"]))
 
     def visible_to(self, player_id: int | None) -> bool:
         """Public packets for everyone; a private one only for its player."""

@@ -37,9 +37,10 @@ from framework.core.errors import (
 )
 from framework.engine.final_stats import final_statistics
 from framework.engine.replays import start_data
-from framework.engine.runtime import ActionResult, TableInfo
+from framework.engine.runtime import ActionResult, Runtime, TableInfo
 from framework.game.registry import GameDefinition
 from framework.game.table import Table
+from framework.i18n import Translate
 from framework.platform.models import Player, TableSeat, db
 from framework.web.auth import csrf_token, current_account
 from framework.web.current import site
@@ -334,9 +335,9 @@ def replay(table_id: int) -> Any:
 
 def event_stream(table_id: int, player_id: int | None, after: int, lang: str, game: str | Path,
                  keepalive: float, poll: float, max_seconds: float, limit: int = 500,
-                 client_gone: Callable[[], bool] = lambda: False) -> Iterator[str]:
-    """The SSE body: every notification after ``after`` that the player may see, each
-    exactly once and in order (``id:`` = gamelog id), then new ones as they commit.
+                 client_gone: Callable[[], bool] = lambda: False) -> Iterator[bytes]:
+    """The SSE body, in UTF-8: every notification after ``after`` that the player may see,
+    each exactly once and in order (``id:`` = gamelog id), then new ones as they commit.
 
     Wakes at once on a commit in this process (the runtime's condition), whose
     notifications it gets in memory (``Streams.batch``), and on another process's or
@@ -351,61 +352,65 @@ def event_stream(table_id: int, player_id: int | None, after: int, lang: str, ga
     wake-up, its write fails).
     """
     runtime = site().runtime
-    streams = runtime.streams
-    translate = translator_for(lang, game)
-    key = (lang, str(game))
+    # arguments, not a closure: no cell per value kept for the stream's life
+    return _stream(runtime, table_id, player_id, after, (lang, str(game)), translator_for(lang, game),
+                   keepalive, poll, max_seconds, limit, client_gone)
 
-    def gen() -> Iterator[str]:
-        last = after
-        started = last_sent = time.monotonic()
-        from_database = True
-        yield "retry: 1000\n\n"
+
+def _stream(runtime: Runtime, table_id: int, player_id: int | None, after: int, key: tuple[str, str],
+            translate: Translate, keepalive: float, poll: float, max_seconds: float, limit: int,
+            client_gone: Callable[[], bool]) -> Iterator[bytes]:
+    """``event_stream``'s generator, outside the request's context (made inside it)."""
+    streams = runtime.streams
+    last = after
+    started = last_sent = time.monotonic()
+    from_database = True
+    yield b"retry: 1000\n\n"
+    try:
+        over = runtime.is_over(table_id)
+    except Exception:
+        log.exception("event stream of table %s", table_id)
+        return
+    while True:
+        seen = streams.version(table_id)
         try:
-            over = runtime.is_over(table_id)
+            batch = streams.batch(table_id, player_id, last, seen, key, translate, limit, from_database)
         except Exception:
             log.exception("event stream of table %s", table_id)
             return
-        while True:
-            seen = streams.version(table_id)
-            try:
-                batch = streams.batch(table_id, player_id, last, seen, key, translate, limit, from_database)
-            except Exception:
-                log.exception("event stream of table %s", table_id)
+        now = time.monotonic()
+        if batch.packets:
+            assert batch.status is not None
+            yield "".join([*(p.sse(key, translate) for p in batch.packets), batch.status]).encode()
+            last_sent = now
+            over = over or any(p.ends_game() for p in batch.packets)
+        elif last and batch.top < last:
+            # The log went back (a studio slot was loaded): the page must reload.
+            yield b"event: reset\ndata: {}\n\n"
+            return
+        last, more = max(last, batch.top), batch.more
+        del batch  # its packets are not kept for the wait (a read of the log: this stream's own)
+        if more:
+            from_database = False
+            continue  # more are waiting
+        if over:
+            yield b"event: end\ndata: {}\n\n"
+            return
+        if now - started >= max_seconds:
+            return
+        if now - last_sent >= keepalive:
+            yield b": keepalive\n\n"
+            last_sent = now
+        woken = streams.wait(table_id, seen, max(0.05, min(poll, keepalive - (now - last_sent))))
+        if woken == seen:
+            # No wake-up came: nothing to write, so a gone client would not show; read the
+            # log itself, unless another stream of the table just did. (After a wake-up
+            # the stream writes: a gone client fails the write, at the second at most.)
+            if client_gone():
                 return
-            now = time.monotonic()
-            if batch.packets:
-                assert batch.status is not None
-                yield "".join([*(p.sse(key, translate) for p in batch.packets), batch.status])
-                last_sent = now
-                over = over or any(p.ends_game() for p in batch.packets)
-            elif last and batch.top < last:
-                # The log went back (a studio slot was loaded): the page must reload.
-                yield "event: reset\ndata: {}\n\n"
-                return
-            last = max(last, batch.top)
-            if batch.more:
-                from_database = False
-                continue  # more are waiting
-            if over:
-                yield "event: end\ndata: {}\n\n"
-                return
-            if now - started >= max_seconds:
-                return
-            if now - last_sent >= keepalive:
-                yield ": keepalive\n\n"
-                last_sent = now
-            woken = streams.wait(table_id, seen, max(0.05, min(poll, keepalive - (now - last_sent))))
-            if woken == seen:
-                # No wake-up came: nothing to write, so a gone client would not show; read the
-                # log itself, unless another stream of the table just did. (After a wake-up
-                # the stream writes: a gone client fails the write, at the second at most.)
-                if client_gone():
-                    return
-                from_database = streams.needs_read(table_id, seen, poll)
-            else:
-                from_database = False
-
-    return gen()
+            from_database = streams.needs_read(table_id, seen, poll)
+        else:
+            from_database = False
 
 
 @bp.get("/table/<int:table_id>/events")
@@ -419,7 +424,10 @@ def events(table_id: int) -> Any:
                         float(cfg["SSE_KEEPALIVE"]),
                         float(cfg["SSE_POLL"]), float(cfg["SSE_MAX_SECONDS"]),
                         client_gone=client_gone_check(request.environ))
-    return Response(body, mimetype="text/event-stream",
+    # bytes passed through: the server iterates the stream itself, not through werkzeug's
+    # encoding and closing wrappers (each a level of the C stack every waiting stream's
+    # greenlet keeps a copy of), and the Response object is not kept for the stream's life
+    return Response(body, mimetype="text/event-stream", direct_passthrough=True,
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 

@@ -93,7 +93,7 @@ class Watcher(threading.Thread):
             try:
                 for chunk in body:
                     self.ready.set()
-                    messages, _ = parse_sse(chunk.encode())
+                    messages, _ = parse_sse(chunk)
                     self.ids += [m["id"] for m in messages]
                     if len(self.ids) >= self.expected:
                         return

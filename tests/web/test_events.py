@@ -80,7 +80,7 @@ def test_a_commit_wakes_a_waiting_stream_at_once(app: Flask, table_id: int, play
     with app.app_context():
         stream = event_stream(table_id, players[0], last, "en", "labgame", keepalive=30.0, poll=30.0,
                               max_seconds=30.0)
-        assert next(stream).startswith("retry:")
+        assert next(stream).startswith(b"retry:")
 
         def later() -> None:
             time.sleep(0.2)
@@ -91,9 +91,9 @@ def test_a_commit_wakes_a_waiting_stream_at_once(app: Flask, table_id: int, play
         chunk = next(stream)
         assert time.monotonic() - started < 5  # woken by the runtime, not by the 30 s poll
         # what one wake-up found goes out as one chunk: the events, then the status
-        messages, named = parse_sse(chunk.encode())
+        messages, named = parse_sse(chunk)
         assert messages[0]["id"] == last + 1 and named == ["status"]
-        status = json.loads(chunk.split("event: status\ndata: ", 1)[1].split("\n", 1)[0])
+        status = json.loads(chunk.decode().split("event: status\ndata: ", 1)[1].split("\n", 1)[0])
         data = rt.get_data(table_id, players[0])
         assert status["progression"] == data["progression"]
         assert status["scores"] == {
@@ -108,8 +108,8 @@ def test_keepalive_comments_while_nothing_happens(app: Flask, table_id: int, pla
     rt = app.extensions["arena"].runtime
     last = rt.get_data(table_id, players[0])["notifications"]["last_packet_id"]
     with app.app_context():
-        body = "".join(event_stream(table_id, players[0], last, "en", "labgame", keepalive=0.05, poll=0.02,
-                                    max_seconds=0.3))
+        body = b"".join(event_stream(table_id, players[0], last, "en", "labgame", keepalive=0.05, poll=0.02,
+                                     max_seconds=0.3)).decode()
     assert ": keepalive" in body and "id:" not in body
 
 
@@ -128,11 +128,11 @@ def test_the_stream_of_a_finished_game_ends(app: Flask, browser: Browser) -> Non
         # open while the game ends: the end of the game, then ``end`` (not the 5 s limit)
         stream = event_stream(table_id, ann, last, "en", "labgame", keepalive=30.0, poll=30.0,
                               max_seconds=5.0)
-        assert next(stream).startswith("retry:")
+        assert next(stream).startswith(b"retry:")
         assert browser.act(table_id, ann, "pick", number=2).status_code == 200
         assert browser.act(table_id, bob, "pick", number=4).status_code == 200
         assert rt.is_over(table_id)
-        messages, named = parse_sse("".join(stream).encode())
+        messages, named = parse_sse(b"".join(stream))
     assert named[-1] == "end" and named.count("end") == 1
     assert any(m["type"] == "gameStateChange" and m["args"]["id"] == 99 for m in messages)
     end_id = messages[-1]["id"]
@@ -149,6 +149,33 @@ def test_the_stream_of_a_game_in_play_does_not_end(app: Flask, table_id: int, pl
     rt = app.extensions["arena"].runtime
     last = rt.get_data(table_id, players[0])["notifications"]["last_packet_id"]
     with app.app_context():
-        body = "".join(event_stream(table_id, players[0], last, "en", "labgame", keepalive=0.05,
-                                    poll=0.02, max_seconds=0.2))
+        body = b"".join(event_stream(table_id, players[0], last, "en", "labgame", keepalive=0.05,
+                                     poll=0.02, max_seconds=0.2)).decode()
     assert "event: end" not in body and ": keepalive" in body
+
+
+def test_the_route_passes_the_streams_bytes_through(app: Flask, table_id: int, players: list[int]) -> None:
+    """The server iterates the stream itself: no werkzeug wrapper (nor the Response) is kept
+    for the stream's life."""
+    from framework.web.play import events
+
+    with app.test_request_context(f"/table/{table_id}/events?as={players[0]}"):
+        response = events(table_id)
+        assert response.direct_passthrough and response.mimetype == "text/event-stream"
+        body = response.response
+        assert next(iter(body)) == b"retry: 1000\n\n"
+        body.close()  # type: ignore[attr-defined]
+
+
+def test_a_waiting_stream_keeps_no_batch(app: Flask, table_id: int, players: list[int]) -> None:
+    """What a stream sent (a read of the log: its own packets) is not kept while it waits,
+    nor a closure's cell per value it was given."""
+    with app.app_context():
+        stream = event_stream(table_id, players[0], 0, "en", "labgame", keepalive=0.05, poll=0.02,
+                              max_seconds=30.0)
+        assert not stream.gi_code.co_freevars  # type: ignore[attr-defined]
+        assert next(stream).startswith(b"retry:")
+        assert b"id: " in next(stream)  # everything so far, read from the log
+        assert next(stream) == b": keepalive\n\n"
+        assert "batch" not in stream.gi_frame.f_locals  # type: ignore[attr-defined]
+        stream.close()

@@ -67,9 +67,9 @@ def test_streams_get_a_commit_from_memory_exactly_as_the_database_has_it(
     with app.app_context():
         stream = event_stream(table_id, players[1], top, "en", "labgame", keepalive=30.0, poll=30.0,
                               max_seconds=30.0)
-        assert next(stream).startswith("retry:")
+        assert next(stream).startswith(b"retry:")
         threading.Timer(0.2, rt.act, (table_id, players[1], "pick", {"number": 2})).start()
-        messages, named = parse_sse(next(stream).encode())
+        messages, named = parse_sse(next(stream))
         stream.close()
     assert reads == [table_id]  # the stream's own first read only
     assert messages == rt.events(table_id, players[1], top) and named == ["status"]
@@ -82,8 +82,8 @@ def test_a_stream_first_reads_the_database_and_a_wake_up_without_packets_drops_t
     with app.app_context():
         stream = event_stream(table_id, players[0], 0, "en", "labgame", keepalive=30.0, poll=30.0,
                               max_seconds=30.0)
-        assert next(stream).startswith("retry:")
-        messages, _ = parse_sse(next(stream).encode())
+        assert next(stream).startswith(b"retry:")
+        messages, _ = parse_sse(next(stream))
         assert reads == [table_id] and messages
         entry = rt.streams._listeners[table_id]
         top = rt.get_data(table_id, None)["notifications"]["last_packet_id"]
@@ -193,3 +193,20 @@ def test_the_status_is_read_only_when_someone_takes_the_packets(
     _sent(rt, table_id, players[0], last)  # a stream: the feed
     rt.act(table_id, players[1], "pick", {"number": 2})
     assert reads == [1]
+
+
+def test_the_packets_a_feed_keeps_share_their_type_and_message_text() -> None:
+    """A feed keeps up to MAX_PACKETS a table: each without a ``__dict__``, and its type and
+    message text one copy for all the packets that have them, read from the log or heard on
+    the bus."""
+    def row(packet_id: int) -> dict[str, Any]:
+        return {"gamelog_packet_id": packet_id, "gamelog_move_id": 1, "gamelog_private": 0,
+                "gamelog_player": None, "gamelog_time": "2026-11-29 12:00:00",
+                "gamelog_type": "".join(["no", "te"]), "gamelog_log": "".join(["${who} ", "plays"]),
+                "gamelog_args": '{"who":"Ann"}'}
+
+    first, second = Packet.from_row(row(1)), Packet.from_row(row(2))
+    assert not hasattr(first, "__dict__")
+    assert first.type is second.type and first.msgid is second.msgid
+    heard = CommitMessage(7, 2, "host/1/ab", CommitMessage.carry([first, second], {})).carried_packets()
+    assert heard is not None and all(p.msgid is first.msgid and p.type is first.type for p in heard[0])

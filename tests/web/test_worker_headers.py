@@ -4,15 +4,17 @@ message is the one gevent's own parser makes of them; other lines go through gev
 from __future__ import annotations
 
 import io
+import sys
 
 import pytest
 
 pytest.importorskip("gevent")
 pytest.importorskip("gunicorn")
 
+from gevent import socket  # noqa: E402
 from gevent.pywsgi import headers_factory  # noqa: E402
 
-from framework.web.worker import plain_headers  # noqa: E402
+from framework.web.worker import READ_BUFFER, ArenaHandler, plain_headers  # noqa: E402
 
 PLAIN = [
     b"Host: 127.0.0.1:5000\r\nCookie: session=a.b.c; lang=fr\r\nX-Arena-Move: 12\r\n"
@@ -46,3 +48,22 @@ def test_plain_lines_make_the_message_gevents_parser_makes(raw: bytes) -> None:
 @pytest.mark.parametrize("raw", ODD)
 def test_other_lines_are_left_to_gevents_parser(raw: bytes) -> None:
     assert plain_headers(lines_of(raw)) is None
+
+
+def test_a_connection_reads_through_a_small_buffer_heads_longer_than_it() -> None:
+    """Each connection's read buffer (kept as long as it is open: an event stream's too) is
+    READ_BUFFER bytes, not gevent's 8 KiB; a longer head still reads whole."""
+    ours, theirs = socket.socketpair()
+    try:
+        handler = ArenaHandler(ours, ("127.0.0.1", 1), None)
+        assert READ_BUFFER <= sys.getsizeof(handler.rfile) < READ_BUFFER + 1024
+        cookie = b"Cookie: " + b"c" * (3 * READ_BUFFER) + b"\r\n"
+        theirs.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n" + cookie + b"\r\n")
+        assert handler.read_requestline() == "GET / HTTP/1.1\r\n"
+        message = handler.MessageClass(handler.rfile, 0)
+        assert message["Host"] == "x" and message["Cookie"] == "c" * (3 * READ_BUFFER)
+        handler._stop_head_timer()
+        handler.rfile.close()
+    finally:
+        ours.close()
+        theirs.close()
