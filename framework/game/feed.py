@@ -50,13 +50,17 @@ class Packet:
     _args: dict[str, Any] | None = field(default=None, repr=False)
     _sse: dict[Any, str] = field(default_factory=dict, repr=False)
 
+    def __post_init__(self) -> None:
+        # however the packet was made (a row, a bus message, a notification just written);
+        # str() because a game's log may be a str subclass (a plural message), as no row is
+        self.type, self.msgid = sys.intern(str(self.type)), sys.intern(str(self.msgid))
+
     @classmethod
     def from_row(cls, r: dict[str, Any]) -> Packet:
         player = r["gamelog_player"]
         return cls(int(r["gamelog_packet_id"]), int(r["gamelog_move_id"] or 0), bool(r["gamelog_private"]),
                    None if player is None else int(player), time_text(r["gamelog_time"]),
-                   sys.intern(str(r["gamelog_type"])), sys.intern(str(r["gamelog_log"])),
-                   str(r["gamelog_args"]))
+                   str(r["gamelog_type"]), str(r["gamelog_log"]), str(r["gamelog_args"]))
 
     def visible_to(self, player_id: int | None) -> bool:
         """Public packets for everyone; a private one only for its player."""

@@ -71,9 +71,7 @@ class SqliteBus:
         # the publishes' commits never sync the disk in the publisher's request: a thread
         # checkpoints the file (every 200 publishes of this process)
         self._checkpointer = Checkpointer(every=200)
-        # timeout=0: a publish waits for the other processes' in ``retry_while_busy``, which
-        # lets the rest of a gevent worker run meanwhile (SQLite's busy handler would not)
-        self._writer = self._connect(timeout=0)
+        self._writer = self._connect()
         self._writer.execute("PRAGMA wal_autocheckpoint=0")
         # ids in publish order without AUTOINCREMENT's extra page write a publish: a new row
         # takes the largest id plus one, and the newest rows are never the ones deleted
@@ -87,16 +85,18 @@ class SqliteBus:
         self._thread = threading.Thread(target=self._run, name="arena-bus-sqlite", daemon=True)
         self._thread.start()
 
-    def _connect(self, timeout: float = 10.0) -> sqlite3.Connection:
-        conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False,
-                               timeout=timeout)
+    def _connect(self) -> sqlite3.Connection:
+        # timeout=0: a busy file is waited for in ``retry_while_busy``, which lets the rest of
+        # a gevent worker run meanwhile (SQLite's busy handler would sleep in C)
+        conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=0)
         retry_while_busy(lambda: conn.execute("PRAGMA journal_mode=WAL"))
         conn.execute("PRAGMA synchronous=NORMAL")  # a lost message costs a read, not a move
         return conn
 
     @staticmethod
     def _top(conn: sqlite3.Connection) -> int:
-        return int(conn.execute("SELECT COALESCE(MAX(id), 0) FROM bus_message").fetchone()[0])
+        return int(retry_while_busy(
+            lambda: conn.execute("SELECT COALESCE(MAX(id), 0) FROM bus_message").fetchone()[0]))
 
     # ------------------------------------------------------------------ the Bus interface
     def publish(self, channel: str, message: str) -> None:
@@ -144,7 +144,8 @@ class SqliteBus:
         seen_version = -1
         while not self._stop.wait(self.poll_s):
             try:
-                version = int(self._reader.execute("PRAGMA data_version").fetchone()[0])
+                version = int(retry_while_busy(
+                    lambda: self._reader.execute("PRAGMA data_version").fetchone()[0]))
                 if version != seen_version:
                     seen_version = version
                     self._deliver()
@@ -153,8 +154,9 @@ class SqliteBus:
                 self._stop.wait(0.5)
 
     def _deliver(self) -> None:
-        rows = self._reader.execute("SELECT id, channel, message FROM bus_message WHERE id > ? ORDER BY id",
-                                    (self._last,)).fetchall()
+        last = self._last
+        rows = retry_while_busy(lambda: self._reader.execute(
+            "SELECT id, channel, message FROM bus_message WHERE id > ? ORDER BY id", (last,)).fetchall())
         if not rows:
             return
         if rows[0][0] != self._last + 1:  # deleted before this listener read them

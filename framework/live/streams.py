@@ -16,7 +16,6 @@ import logging
 import os
 import secrets
 import socket
-import sys
 import threading
 import time
 from collections import OrderedDict
@@ -125,7 +124,7 @@ class CommitMessage:
         try:
             data = json.loads(self.carried)
             packets = [Packet(int(i), int(move), bool(private), None if player is None else int(player),
-                              str(time_), sys.intern(str(kind)), sys.intern(str(msgid)), str(args))
+                              str(time_), str(kind), str(msgid), str(args))
                        for i, move, private, player, time_, kind, msgid, args in data["packets"]]
             status = data["status"]
         except (KeyError, TypeError, ValueError) as exc:

@@ -50,19 +50,23 @@ def settled(page: Page, runtime: Any, table_id: int, pid: int) -> None:
 
 
 def view(page: Page) -> dict[str, Any]:
-    """What a player sees of the table, as data, once the deck and its counter are on the
-    page: a reload or the replay's exit builds the table again, and ``settled`` can hold
-    before that is done (CI once read a null counter there)."""
-    page.wait_for_selector(f"#{NAME}-deck .arena-deck-counter", timeout=STEP_TIMEOUT_MS)
-    return page.evaluate(f"""() => ({{
-        deck: document.querySelector("#{NAME}-deck .arena-deck-counter").textContent,
-        discard: [...document.querySelectorAll("#{NAME}-discard .arena-card")].map(n => n.textContent),
-        total: document.getElementById("{NAME}-turn-total").dataset.value,
-        scores: [...document.querySelectorAll("[id^=player_score_]")].map(n => n.dataset.value),
-        turns: [...document.querySelectorAll("[id^=panel_turn_]")].map(n => n.dataset.value),
-        pawns: [...document.querySelectorAll(".{NAME}-pawn")].map(n => n.style.left),
-        buttons: [...document.querySelectorAll("#generalactions button")].map(b => b.id),
-    }})""")
+    """What a player sees of the table, as data, read in one go once the deck's counter is
+    on the page: a reload or the replay's exit builds the table again, and ``settled`` can
+    hold before that is done (CI read a null counter between a separate wait and the read)."""
+    handle = page.wait_for_function(f"""() => {{
+        const counter = document.querySelector("#{NAME}-deck .arena-deck-counter");
+        return counter && {{
+            deck: counter.textContent,
+            discard: [...document.querySelectorAll("#{NAME}-discard .arena-card")].map(n => n.textContent),
+            total: document.getElementById("{NAME}-turn-total").dataset.value,
+            scores: [...document.querySelectorAll("[id^=player_score_]")].map(n => n.dataset.value),
+            turns: [...document.querySelectorAll("[id^=panel_turn_]")].map(n => n.dataset.value),
+            pawns: [...document.querySelectorAll(".{NAME}-pawn")].map(n => n.style.left),
+            buttons: [...document.querySelectorAll("#generalactions button")].map(b => b.id),
+        }};
+    }}""", timeout=STEP_TIMEOUT_MS)
+    data: dict[str, Any] = handle.json_value()
+    return data
 
 
 def page_for(pages: dict[int, Page], context: BrowserContext, pid: int) -> Page:
