@@ -22,7 +22,14 @@ from framework.engine.copies import create_copies
 from framework.engine.directory import TableDirectory
 from framework.engine.replays import record_start
 from framework.engine.settle import StateDriver
-from framework.game.globals import GLOBAL_ACTIVE_PLAYER, GLOBAL_MOVE, GLOBAL_PROGRESSION, GLOBAL_STATE
+from framework.game.globals import (
+    GLOBAL_ACTIVE_PLAYER,
+    GLOBAL_MOVE,
+    GLOBAL_PROGRESSION,
+    GLOBAL_STATE,
+    NOT_ACTED,
+    acted_global,
+)
 from framework.game.modern.dispatch import first_state_id
 from framework.game.registry import GameDefinition
 from framework.game.states import SETUP_STATE_ID
@@ -238,6 +245,9 @@ def _setup(
                        (gid, SETUP_STATE_ID if gid == GLOBAL_STATE else 0))
     for oid, value in options.items():
         table.db_query("INSERT INTO global (global_id, global_value) VALUES (%s, %s)", (oid, value))
+    for no in range(1, len(player_ids) + 1):  # no move acted from yet (a missing row: an older table)
+        table.db_query("INSERT INTO global (global_id, global_value) VALUES (%s, %s)",
+                       (acted_global(no), NOT_ACTED))
     table.set_meta("seed", seed)
     table.set_meta("game", gdef.name)
     for seat, kind in bots.items():

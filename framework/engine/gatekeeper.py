@@ -26,7 +26,7 @@ from framework.engine.settle import StateDriver
 from framework.engine.views import last_packet_id
 from framework.game.actions import bind_action_args
 from framework.game.feed import Packet
-from framework.game.globals import GLOBAL_MOVE
+from framework.game.globals import GLOBAL_MOVE, acted_global
 from framework.game.kept import KeptState, KeptStates, StaleKeptState
 from framework.game.registry import GameDefinition
 from framework.game.states import END_STATE_ID
@@ -158,8 +158,8 @@ class Gatekeeper:
             _replay_if_stale(table, exc)  # not the game's error: nothing to log
             self.errors.log_error(info.id, player_id, action, exc)
             raise _move_cancelled() from exc
-        if seen_move is not None:
-            table.set_meta(f"acted:{player_id}", str(seen_move))
+        if seen_move is not None:  # with the action's other globals: no statement of its own
+            table.set_game_state_value(acted_global(table.get_player_no_by_id(player_id)), seen_move)
         table.touch()
         table.flush_writes()
         self.kept.put(info.id, table.keep(info.release_version, gdef))
@@ -200,7 +200,12 @@ class Gatekeeper:
         current = int(table.get_game_state_value(GLOBAL_MOVE) or 0)
         if not 0 <= seen_move <= current:
             raise UserError("Move ${move} does not exist at this table", "bad_move", move=seen_move)
-        last = table.meta(f"acted:{player_id}")
+        players = table.load_players_basic_infos()
+        if player_id not in players:
+            return  # refused further on: not a player here
+        last: int | str | None = table.get_game_state_value(acted_global(players[player_id]["player_no"]))
+        if last is None:  # none yet, or the table's last actions were recorded as it once was
+            last = table.meta(f"acted:{player_id}")
         if last is not None and seen_move <= int(last):
             raise StaleMoveError(
                 "This move was already sent; the table has moved on since", "stale_move")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from framework.core.errors import GameSystemError
 from framework.engine.copies import copy_tables
-from framework.game.globals import GLOBAL_MOVE, GLOBAL_PROGRESSION
+from framework.game.globals import GLOBAL_MOVE, GLOBAL_PROGRESSION, acted_global
 from framework.game.registry import GameDefinition
 from framework.game.states import END_STATE_ID, State, StateType
 from framework.game.table import Table
@@ -77,12 +77,17 @@ class StateDriver:
             # The move counter and the moves each player acted from go on from where they
             # are (the undo is a move too): they are what makes each view act once.
             move = int(table.get_game_state_value(GLOBAL_MOVE) or 0)
-            acted = table.db_query("SELECT meta_key, meta_value FROM arena_meta WHERE meta_key LIKE %s",
-                                   ("acted:%",)).rows
+            seats = [acted_global(p["player_no"]) for p in table.load_players_basic_infos().values()]
+            acted = {gid: table.get_game_state_value(gid) for gid in seats}
+            recorded = table.db_query(  # as a table played before these globals recorded it
+                "SELECT meta_key, meta_value FROM arena_meta WHERE meta_key LIKE %s", ("acted:%",)).rows
             copy_tables(ctx.db, SAVEPOINT_PREFIX, to_copy=False, skip=("gamelog",))
             table.forget_cached_rows()  # the restored rows, not the cached ones
             table.set_game_state_value(GLOBAL_MOVE, move)
-            for row in acted:
+            for gid, value in acted.items():
+                if value is not None:
+                    table.set_game_state_value(gid, value)
+            for row in recorded:
                 table.set_meta(str(row["meta_key"]), str(row["meta_value"]))
             ctx.restore_requested = False
             table.notify_all_players("undoRestore", "")

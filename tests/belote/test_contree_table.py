@@ -49,7 +49,7 @@ def test_a_table_from_before_the_new_options_keeps_its_rules(harness: GameHarnes
         assert isinstance(table, Belote)
         table.upgrade_table_db(0)
     assert {row["global_id"]: row["global_value"] for row in t.query(
-        "SELECT global_id, global_value FROM global WHERE global_id >= 110")} == \
+        "SELECT global_id, global_value FROM global WHERE global_id BETWEEN 110 AND 199")} == \
         {CONTREE_SCORING: 1, ROUND_POINTS: 1, LITIGE_AT_END: 1, GENERALE: 1}
     assert t.data(None)["rules"]["contree_scoring"] == "bga"
 

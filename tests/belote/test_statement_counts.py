@@ -4,7 +4,8 @@ The engine's own statements are counted where they leave it: every ``execute`` o
 table's connection during ``Runtime.act`` (the store's BEGIN and COMMIT, and its lock, come
 on top: two statements on SQLite, so a card costs at most 6 with them). The table is played
 as its players would: each action goes through the runtime, which keeps the decoded table
-between actions."""
+between actions, and each action says the move its player's view was at, as the page does
+(the engine then refuses a second action sent from the same view)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from framework.game.globals import GLOBAL_MOVE
 from framework.storage.base import Result, TableConnection
 from framework.testing import GameHarness, TestTable
 from tests.backends import PlatformTemplate
@@ -73,17 +75,19 @@ def hand_of(t: TestTable) -> int:
         return int(table.hand_no)
 
 
-def next_move(t: TestTable, rng: random.Random) -> tuple[int, str, dict[str, Any], int]:
-    """The active player, a legal action for them, and the trick's size before it."""
+def next_move(t: TestTable, rng: random.Random) -> tuple[int, str, dict[str, Any], int, int]:
+    """The active player, a legal action for them, the trick's size before it and the move
+    the player's view is at (what the page sends with the action, ``X-Arena-Move``)."""
     with t.read() as table:
         pid = table.get_active_player_id()
+        move = int(table.get_game_state_value(GLOBAL_MOVE) or 0)
         if table.gamestate.state().name == "playerTurn":
             args = table.arg_player_turn()
             return pid, "play_card", {"card": rng.choice(args["_private"]["active"]["legal_cards"])}, \
-                int(args["trick_size"])
+                int(args["trick_size"]), move
         bids = table.arg_player_bid()["legal_bids"]
         bid = "pass" if "pass" in bids and rng.random() < 0.6 else rng.choice(bids)
-        return pid, "bid", {"bid": bid}, -1
+        return pid, "bid", {"bid": bid}, -1, move
 
 
 def test_a_card_and_a_bid_cost_few_statements(harness: GameHarness, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -97,10 +101,10 @@ def test_a_card_and_a_bid_cost_few_statements(harness: GameHarness, monkeypatch:
     for _ in range(80):
         if t.is_over:
             break
-        pid, action, args, trick = next_move(t, rng)
+        pid, action, args, trick, move = next_move(t, rng)
         hand = hand_of(t)
         log.clear()
-        t.act(pid, action, **args)
+        t.runtime.act(t.id, pid, action, args, seen_move=move)  # as the page sends it
         if hand_of(t) != hand:  # a hand that ends (scoring, a new deal) is not one move's cost
             continue
         if action == "bid":

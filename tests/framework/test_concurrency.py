@@ -11,6 +11,7 @@ import pytest
 
 from framework.core.errors import StaleMoveError, UserError
 from framework.engine.runtime import ActionResult
+from framework.game.globals import GLOBAL_ACTED_BASE, NOT_ACTED, acted_global
 from framework.testing import TestTable
 
 pytestmark = pytest.mark.all_backends
@@ -72,6 +73,38 @@ def test_a_double_click_applies_once(lab_table: TestTable) -> None:
     # without a move number every request is a new action, as on BGA
     runtime.act(lab_table.id, a, "bump", {})
     assert bonus_value(lab_table) == 3
+
+
+def test_the_seats_marks_go_with_the_actions_globals(lab_table: TestTable) -> None:
+    """The move each seat last acted from is a ``global`` row, written with the action's
+    others; a new table has one per seat, none acted from yet."""
+    a = to_bonus(lab_table)
+    move = lab_table.data(a)["move"]
+    with lab_table.read() as t:
+        seat = t.get_player_no_by_id(a)
+        assert {t.get_game_state_value(acted_global(no)) for no in (1, 2, 3)} == {NOT_ACTED}
+    lab_table.runtime.act(lab_table.id, a, "bump", {}, seen_move=move)
+    with lab_table.read() as t:
+        assert t.get_game_state_value(acted_global(seat)) == move
+        assert t.meta(f"acted:{a}") is None
+
+
+def test_a_table_that_kept_its_marks_in_meta_still_refuses_a_second_click(lab_table: TestTable) -> None:
+    """A table played before the marks moved to ``global`` has them in ``arena_meta``
+    (``acted:<player id>``): they still count until the seat's next action."""
+    a = to_bonus(lab_table)
+    runtime = lab_table.runtime
+    move = lab_table.data(a)["move"]
+    runtime.act(lab_table.id, a, "bump", {}, seen_move=move)
+    with lab_table.with_table() as t:  # as an older release left it
+        t.db_query("DELETE FROM global WHERE global_id >= %s", (GLOBAL_ACTED_BASE,))
+        t.set_meta(f"acted:{a}", str(move))
+    before = lab_table.snapshot()
+    with pytest.raises(StaleMoveError):
+        runtime.act(lab_table.id, a, "bump", {}, seen_move=move)
+    assert lab_table.snapshot() == before and bonus_value(lab_table) == 1
+    runtime.act(lab_table.id, a, "bump", {}, seen_move=move + 1)
+    assert bonus_value(lab_table) == 2
 
 
 def test_players_racing_in_a_multiactive_state_all_land(lab_table: TestTable) -> None:
