@@ -85,11 +85,33 @@ class TableDirectory:
         Raises:
             NotFoundError: no such table.
         """
+        with self.open_for_action(table_id, write, first_read, None) as (info, gdef, db, _):
+            yield info, gdef, db
+
+    @contextmanager
+    def open_for_action(self, table_id: int, write: bool, first_read: str | None,
+                        kept_release: str | None,
+                        ) -> Iterator[tuple[TableInfo, GameDefinition, TableConnection, bool]]:
+        """``open``, and whether the release was read (last). ``kept_release``: the release
+        of what this process kept of the table from its own last action
+        (``framework.game.kept``). When it is the cached one and the connection can tell
+        that no one else wrote the table since that action's commit (SQLite's
+        ``written_elsewhere``), the release is not read: an upgrade or rollback made
+        elsewhere is a write, which changes the table's write token, so the kept copy is
+        found stale (by the action's guarded write of its globals, or at once) and the
+        caller plays the action again from the rows, reading the release then.
+
+        Raises:
+            NotFoundError: no such table.
+        """
         info = self.table_info(table_id)
         with self.store.connect(info.id, write=write, first_read=first_read) as db:
-            if info.mode == TableMode.PRODUCTION:
+            read = info.mode == TableMode.PRODUCTION and not (
+                kept_release is not None and kept_release == info.release_version
+                and db.written_elsewhere() is False)
+            if read:
                 info = self.confirm_release(info, db)
-            yield info, self.game_for(info), db
+            yield info, self.game_for(info), db, read or info.mode != TableMode.PRODUCTION
 
     def confirm_release(self, info: TableInfo, db: TableConnection) -> TableInfo:
         """``info`` with the release the table's database records (read on ``db``); the

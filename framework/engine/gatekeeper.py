@@ -106,11 +106,15 @@ class Gatekeeper:
             # upgraded or rolled the table back since this one last looked.
             # the globals come with the lock on the servers (one round trip)
             first_read = globals_read(self.directory.store.dialect)
-            with self.directory.open(info.id, first_read=first_read) as (info, gdef, db):
+            kept_release = kept.release if kept is not None else None
+            with self.directory.open_for_action(info.id, True, first_read, kept_release) as (
+                    info, gdef, db, release_read):
                 ctx = ActionContext(db=db, current_player_id=player_id, now=self.now,
                                     defer_writes=True)
                 table = gdef.table_class(ctx)
-                table.adopt(kept, info.release_version, gdef)
+                if not table.adopt(kept, info.release_version, gdef) and not release_read:
+                    # the release was taken on trust from a copy that is not the table's
+                    raise StaleKeptState("the kept copy is stale: the table's release is read again")
                 try:
                     return self._apply(info, gdef, table, player_id, action, args, seen_move)
                 except Exception as exc:

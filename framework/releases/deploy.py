@@ -216,6 +216,7 @@ def rollback(site: ReleaseContext, game: str) -> dict[str, Any]:
             # The data has been through current's upgrade: a later upgrade starts from there.
             mark_passed(table, current)
             table.set_meta("release", previous)
+            table.touch()  # what workers keep of the table is stale now
             table.set_meta(SCHEMA_STAMP_KEY, "")  # its schema is checked again at the next upgrade
             tell_players(table, "rollback", current, previous, release_notes(site, game, previous))
         site.runtime.forget_table(table_id)

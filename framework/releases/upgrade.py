@@ -201,6 +201,7 @@ def apply_upgrade(db: TableConnection, gdef: GameDefinition, from_version: str |
     if notes is not None:
         metas[NOTICE_KEY] = announce(table, "upgrade", from_version, to_version, notes)
     write_metas(db, metas)
+    table.touch()  # a write like any other: what workers keep of the table is stale now
     return changes
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -154,3 +156,27 @@ def make_second_chance(ws: Workspace, v1: int) -> None:
     ws.edit("stats.py", "]\n", '    Stat(13, "second_chances", clienttranslate("Second chances"), "int", "player"),\n]\n')
     ws.edit("game.py", '        self.check_action("draw")\n', '        self.check_action("draw")\n' + SECOND_CHANCE_COUNT)
     ws.append("game.py", DATA_STEP.format(v1=v1))
+
+
+#: the ``arena`` command, with the site's extra games folder in its registry
+CLI = """
+import framework.web as web
+from framework.web.server import registry_from_env
+make = web.create_app
+web.create_app = lambda config=None: make({**(config or {}), "ARENA_REGISTRY": registry_from_env()})
+from framework.cli import main
+main()
+"""
+
+
+def arena(workspace: Workspace, *args: str) -> str:
+    """An ``arena`` command in a process of its own, on the site's folder and databases."""
+    env = {**os.environ, "ARENA_INSTANCE": str(workspace.site.instance_path),
+           "ARENA_EXTRA_GAMES": str(workspace.folder.parent)}
+    env.pop("ARENA_DATABASE_URL", None)
+    if not workspace.site.database_url.startswith("sqlite"):
+        env["ARENA_DATABASE_URL"] = workspace.site.database_url
+    proc = subprocess.run([sys.executable, "-c", CLI, *args],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout

@@ -4,6 +4,7 @@ older releases, and across rollbacks (issue 17: findings 1, 4, 5, 6, 7, 8, 10)."
 from __future__ import annotations
 
 import random
+import sqlite3
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -18,7 +19,8 @@ from framework.releases.builds import build, version_int
 from framework.releases.check import check
 from framework.releases.deploy import deploy, is_game_blocked, rollback, set_blocked
 from framework.site import Site
-from tests.releases.conftest import GAME, Workspace, make_second_chance
+from framework.storage.sqlite import SQLiteTableConnection
+from tests.releases.conftest import GAME, Workspace, arena, make_second_chance
 from tests.releases.test_releases import play_some, play_to_end
 
 pytestmark = pytest.mark.all_backends
@@ -97,6 +99,73 @@ def test_every_process_runs_the_release_another_process_moved_the_table_to(
         assert t.meta("release") == v2
     # and the other process, whose cache still held v1's row, plays v2 too
     assert " pulls a " in draw(other_process, tid)
+
+
+def test_a_move_after_this_process_wrote_the_table_last_reads_no_release(
+        workspace: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On SQLite, a production move that starts from what this process kept of its own last
+    move, the table's file untouched since, does not read the table's release again (its
+    guarded write of the globals is the check); after another process's write it does."""
+    site = workspace.site
+    if site.store.dialect != "sqlite":
+        pytest.skip("the servers cannot tell without a statement whether another connection wrote")
+    v1 = build(site, GAME, now=T0)["version"]
+    deploy(site, GAME, v1)
+    tid = site.runtime.create_table(GAME, 2, {"target": 3}, seed=4, mode="production")
+    draw(site, tid)
+    directory = site.runtime.directory
+    reads: list[int] = []
+    confirm = directory.confirm_release
+    monkeypatch.setattr(directory, "confirm_release", lambda info, db: (reads.append(info.id), confirm(info, db))[1])
+    player = site.runtime.get_data(tid, None)["gamestate"]["active_player"]  # a read reads it
+    reads.clear()
+    site.runtime.act(tid, player, "draw", {})
+    assert reads == []
+    other = sqlite3.connect(site.store.path(tid))  # type: ignore[attr-defined]  # another process's write
+    with other:
+        other.execute("UPDATE player SET player_score_aux = player_score_aux + 1")
+    other.close()
+    player = site.runtime.get_data(tid, None)["gamestate"]["active_player"]
+    reads.clear()
+    site.runtime.act(tid, player, "draw", {})
+    assert reads == [tid]
+
+
+@pytest.mark.parametrize("kept_globals", [True, False], ids=["checked-by-the-write", "checked-at-once"])
+def test_a_release_changed_unseen_by_the_file_hint_still_runs_the_new_code(
+        workspace: Workspace, monkeypatch: pytest.MonkeyPatch, kept_globals: bool) -> None:
+    """The hint that no one wrote the table (the write-ahead log's size and time) can miss a
+    write in the same clock tick: an upgrade made then by another process still gets its
+    release played, since an upgrade changes the table's write token. The kept copy is
+    found stale by the action's write of its globals, or, when it holds no globals, by
+    their read before the game's code runs."""
+    site = workspace.site
+    if site.store.dialect != "sqlite":
+        pytest.skip("the hint is SQLite's: the servers read the release with every move")
+    v1 = build(site, GAME, now=T0)["version"]
+    deploy(site, GAME, v1)
+    tid = site.runtime.create_table(GAME, 2, {"target": 3}, seed=4, mode="production")
+    assert " draws a " in draw(site, tid)
+    kept = site.runtime.gatekeeper.kept.take(tid)
+    assert kept is not None and kept.globals is not None
+    if not kept_globals:
+        kept.globals = None
+    site.runtime.gatekeeper.kept.put(tid, kept)
+    player = site.runtime.get_data(tid, None)["gamestate"]["active_player"]
+    make_two(workspace)
+    workspace.commit("two: a statistic, another word")
+    v2 = build(site, GAME, now=T0.replace(hour=11))["version"]
+    arena(workspace, "release", "deploy", GAME, v2, "--block")  # a process of its own
+    # as if its commits had gone unseen, and this move came before its record of the
+    # table's new release (which this process's lazy-upgrade check reads)
+    monkeypatch.setattr(SQLiteTableConnection, "written_elsewhere", lambda self: False)
+    monkeypatch.setattr(site.runtime.gatekeeper, "before_action", None)
+    assert site.runtime.table_info(tid).release_version == v1  # what this process believes
+    site.runtime.act(tid, player, "draw", {})
+    with site.runtime.read(tid) as t:
+        assert t.meta("release") == v2
+        # release two's code ran the move: it counts each draw in its new statistic
+        assert sum(int(t.get_stat("draws_two", p)) for p in t.load_players_basic_infos()) == 1
 
 
 def _raising_old_branch(v1: str) -> str:

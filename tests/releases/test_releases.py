@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from framework.core.errors import BlockedError, UserError
+from framework.game.globals import GLOBAL_WRITE_TOKEN
 from framework.releases.builds import build, list_releases, release_manifest, version_int
 from framework.releases.check import check
 from framework.releases.deploy import deploy, rollback, set_blocked, set_status
@@ -135,6 +136,11 @@ def test_upgrading_twenty_games_in_progress(workspace: Workspace) -> None:
             if name == "gamelog":  # and one line more: the release changed (open pages reload)
                 assert [r["gamelog_type"] for r in new if r not in old] == ["releaseChanged"]
                 new = [r for r in new if r["gamelog_type"] != "releaseChanged"]
+            if name == "global":  # and a new write token: the upgrade wrote the table
+                token = [(r["global_id"], r["global_value"]) for r in new if r["global_id"] == GLOBAL_WRITE_TOKEN]
+                assert token and token != [(r["global_id"], r["global_value"]) for r in old
+                                           if r["global_id"] == GLOBAL_WRITE_TOKEN], tid
+                old, new = ([r for r in rows_ if r["global_id"] != GLOBAL_WRITE_TOKEN] for rows_ in (old, new))
             if name not in ("arena_meta", "stats"):
                 assert new == old, (tid, name)
         with site.runtime.read(tid) as t:

@@ -5,10 +5,7 @@ release of that moment, whichever worker takes it, on every backend."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from urllib.parse import urlencode
@@ -23,7 +20,7 @@ from bench.server import ServerProcess
 from framework.platform.models import Player
 from framework.releases.builds import build
 from framework.releases.deploy import deploy
-from tests.releases.conftest import GAME, Workspace
+from tests.releases.conftest import GAME, Workspace, arena
 from tests.releases.test_release_sync import make_two
 
 pytestmark = pytest.mark.all_backends
@@ -68,27 +65,7 @@ class SignedIn:
 
 # ``arena`` with the games of ARENA_EXTRA_GAMES, as the server has them (the CLI's own
 # support for that variable is another change's; this gives the command the same registry).
-CLI = """
-import framework.web as web
-from framework.web.server import registry_from_env
-make = web.create_app
-web.create_app = lambda config=None: make({**(config or {}), "ARENA_REGISTRY": registry_from_env()})
-from framework.cli import main
-main()
-"""
 
-
-def arena(workspace: Workspace, *args: str) -> str:
-    """An ``arena`` command in a process of its own, on the site's folder and databases."""
-    env = {**os.environ, "ARENA_INSTANCE": str(workspace.site.instance_path),
-           "ARENA_EXTRA_GAMES": str(workspace.folder.parent)}
-    env.pop("ARENA_DATABASE_URL", None)
-    if not workspace.site.database_url.startswith("sqlite"):
-        env["ARENA_DATABASE_URL"] = workspace.site.database_url
-    proc = subprocess.run([sys.executable, "-c", CLI, *args],
-                          env=env, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return proc.stdout
 
 
 def test_two_workers_run_each_move_on_the_release_the_cli_moved_the_table_to(
