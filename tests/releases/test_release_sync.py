@@ -101,18 +101,26 @@ def test_every_process_runs_the_release_another_process_moved_the_table_to(
     assert " pulls a " in draw(other_process, tid)
 
 
+def played_sqlite_table(site: Site, why: str) -> tuple[str, int]:
+    """A production table on release v1, played a little, on SQLite (else the test skips:
+    ``why``); the release and the table."""
+    if site.store.dialect != "sqlite":
+        pytest.skip(why)
+    v1 = build(site, GAME, now=T0)["version"]
+    deploy(site, GAME, v1)
+    tid = site.runtime.create_table(GAME, 2, {"target": 3}, seed=4, mode="production")
+    assert " draws a " in draw(site, tid)
+    return v1, tid
+
+
 def test_a_move_after_this_process_wrote_the_table_last_reads_no_release(
         workspace: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
     """On SQLite, a production move that starts from what this process kept of its own last
     move, the table's file untouched since, does not read the table's release again (its
     guarded write of the globals is the check); after another process's write it does."""
     site = workspace.site
-    if site.store.dialect != "sqlite":
-        pytest.skip("the servers cannot tell without a statement whether another connection wrote")
-    v1 = build(site, GAME, now=T0)["version"]
-    deploy(site, GAME, v1)
-    tid = site.runtime.create_table(GAME, 2, {"target": 3}, seed=4, mode="production")
-    draw(site, tid)
+    _, tid = played_sqlite_table(site, "the servers cannot tell without a statement whether another "
+                                       "connection wrote")
     directory = site.runtime.directory
     reads: list[int] = []
     confirm = directory.confirm_release
@@ -140,12 +148,7 @@ def test_a_release_changed_unseen_by_the_file_hint_still_runs_the_new_code(
     found stale by the action's write of its globals, or, when it holds no globals, by
     their read before the game's code runs."""
     site = workspace.site
-    if site.store.dialect != "sqlite":
-        pytest.skip("the hint is SQLite's: the servers read the release with every move")
-    v1 = build(site, GAME, now=T0)["version"]
-    deploy(site, GAME, v1)
-    tid = site.runtime.create_table(GAME, 2, {"target": 3}, seed=4, mode="production")
-    assert " draws a " in draw(site, tid)
+    v1, tid = played_sqlite_table(site, "the hint is SQLite's: the servers read the release with every move")
     kept = site.runtime.gatekeeper.kept.take(tid)
     assert kept is not None and kept.globals is not None
     if not kept_globals:
