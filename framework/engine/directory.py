@@ -85,14 +85,14 @@ class TableDirectory:
         Raises:
             NotFoundError: no such table.
         """
-        with self.open_for_action(table_id, write, first_read, None) as (info, gdef, db, _):
+        with self.open_for_action(table_id, write=write, first_read=first_read) as (info, gdef, db, _):
             yield info, gdef, db
 
     @contextmanager
-    def open_for_action(self, table_id: int, write: bool, first_read: str | None,
-                        kept_release: str | None,
+    def open_for_action(self, table_id: int, write: bool = True, first_read: str | None = None,
+                        kept_release: str | None = None,
                         ) -> Iterator[tuple[TableInfo, GameDefinition, TableConnection, bool]]:
-        """``open``, and whether the release was read (last). ``kept_release``: the release
+        """``open``, and whether the release was taken on trust (last). ``kept_release``: the release
         of what this process kept of the table from its own last action
         (``framework.game.kept``). When it is the cached one and the connection can tell
         that no one else wrote the table since that action's commit (SQLite's
@@ -106,12 +106,13 @@ class TableDirectory:
         """
         info = self.table_info(table_id)
         with self.store.connect(info.id, write=write, first_read=first_read) as db:
-            read = info.mode == TableMode.PRODUCTION and not (
-                kept_release is not None and kept_release == info.release_version
-                and db.written_elsewhere() is False)
-            if read:
-                info = self.confirm_release(info, db)
-            yield info, self.game_for(info), db, read or info.mode != TableMode.PRODUCTION
+            on_trust = False
+            if info.mode == TableMode.PRODUCTION:
+                on_trust = kept_release is not None and kept_release == info.release_version \
+                    and db.written_elsewhere() is False
+                if not on_trust:
+                    info = self.confirm_release(info, db)
+            yield info, self.game_for(info), db, on_trust
 
     def confirm_release(self, info: TableInfo, db: TableConnection) -> TableInfo:
         """``info`` with the release the table's database records (read on ``db``); the

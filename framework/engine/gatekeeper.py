@@ -102,17 +102,18 @@ class Gatekeeper:
             StaleKeptState: ``kept`` was not the table's (the transaction was rolled back).
         """
         try:
-            # The release is read again under the table's lock: another process may have
-            # upgraded or rolled the table back since this one last looked.
+            # The release is read again under the table's lock (another process may have
+            # upgraded or rolled the table back since this one last looked), unless the kept
+            # copy vouches for it (``TableDirectory.open_for_action``).
             # the globals come with the lock on the servers (one round trip)
             first_read = globals_read(self.directory.store.dialect)
             kept_release = kept.release if kept is not None else None
-            with self.directory.open_for_action(info.id, True, first_read, kept_release) as (
-                    info, gdef, db, release_read):
+            with self.directory.open_for_action(info.id, first_read=first_read,
+                                                kept_release=kept_release) as (info, gdef, db, on_trust):
                 ctx = ActionContext(db=db, current_player_id=player_id, now=self.now,
                                     defer_writes=True)
                 table = gdef.table_class(ctx)
-                if not table.adopt(kept, info.release_version, gdef) and not release_read:
+                if not table.adopt(kept, info.release_version, gdef) and on_trust:
                     # the release was taken on trust from a copy that is not the table's
                     raise StaleKeptState("the kept copy is stale: the table's release is read again")
                 try:

@@ -118,6 +118,8 @@ class SQLiteTableConnection:
         # the write-ahead log's identity, size and time right after this connection's last
         # commit (``written_elsewhere``); None: unknown
         self._wal_mark: tuple[int, int, int] | None = None
+        self._elsewhere: bool | None = None  # ``written_elsewhere``'s answer in this write transaction
+        self._elsewhere_seen = False
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
         if sql.lstrip()[:4].upper() in _DDL_HEADS:
@@ -176,6 +178,7 @@ class SQLiteTableConnection:
 
     def begin(self, write: bool) -> None:
         self._writing = write
+        self._elsewhere_seen = False  # ``written_elsewhere`` not asked yet in this transaction
         try:
             if write:  # another process's writer or a checkpoint may hold the file a while
                 retry_while_busy(lambda: self.raw.execute("BEGIN IMMEDIATE"))
@@ -207,12 +210,17 @@ class SQLiteTableConnection:
     def written_elsewhere(self) -> bool | None:
         """Another connection's commit appends to the write-ahead log (or restarts it): the
         log's size or time moved since this connection's last commit. A commit in the same
-        clock tick that leaves the size as it was goes unseen: a hint only."""
+        clock tick that leaves the size as it was goes unseen: a hint only. Asked again in
+        the same write transaction, the answer holds (no one else can write meanwhile): no
+        second ``stat``."""
+        if self._elsewhere_seen:
+            return self._elsewhere
         mark = self._wal_mark
-        if mark is None:
-            return None
-        now = self._wal_now()
-        return None if now is None else now != mark
+        now = None if mark is None else self._wal_now()
+        answer = None if now is None else now != mark
+        if self._writing:
+            self._elsewhere, self._elsewhere_seen = answer, True
+        return answer
 
     def _wal_now(self) -> tuple[int, int, int] | None:
         try:
