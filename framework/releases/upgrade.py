@@ -9,7 +9,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import Engine, select, update
 from sqlalchemy.orm import Session
 
 from framework.core.clock import utcnow
@@ -553,18 +553,31 @@ def production_tables(site: ReleaseContext, game: str | None = None) -> list[int
         return list(s.scalars(query.order_by(GameTableRecord.id)))
 
 
+def _move_check(platform: Engine, info: TableInfo) -> tuple[bool, str | None, str | None]:
+    """What a production move needs of the platform database, in one statement (one round
+    trip on the servers): whether the table is blocked, its game's production release and
+    the release the registry records for the table (``info``'s when it has no row)."""
+    table = select(GameTableRecord).where(GameTableRecord.id == info.id)
+    query = select(
+        table.with_only_columns(GameTableRecord.id).scalar_subquery(),
+        table.with_only_columns(GameTableRecord.blocked).scalar_subquery(),
+        table.with_only_columns(GameTableRecord.release_version).scalar_subquery(),
+        select(GameRecord.production_version).where(GameRecord.name == info.game).scalar_subquery(),
+    )
+    with platform.connect() as conn:
+        found, blocked, recorded, target = conn.execute(query).one()
+    if found is None:
+        return False, target, info.release_version
+    return bool(blocked), target, recorded
+
+
 def before_action(site: ReleaseContext) -> Callable[[TableInfo], TableInfo]:
     """The runtime's hook: refuse blocked tables, upgrade a table that is behind (lazily)."""
 
     def hook(info: TableInfo) -> TableInfo:
         if info.mode != TableMode.PRODUCTION:
             return info
-        with Session(site.platform) as s:
-            rec = s.get(GameTableRecord, info.id)
-            game = s.get(GameRecord, info.game)
-            blocked = bool(rec and rec.blocked)
-            target = game.production_version if game else None
-            recorded = rec.release_version if rec else info.release_version
+        blocked, target, recorded = _move_check(site.platform, info)
         if recorded != info.release_version:
             site.runtime.forget_table(info.id)  # another process upgraded or rolled it back
         if not blocked and target is not None and target != recorded:

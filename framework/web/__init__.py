@@ -122,8 +122,12 @@ class _SessionJSON(TaggedJSONSerializer):
     the app's provider does too, after its checks of request bodies: depth and NUL
     characters, which a cookie signed by the site does not need)."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._decoder = json.JSONDecoder(object_hook=self.untag)  # made once, not per cookie
+
     def loads(self, value: str) -> Any:
-        return json.loads(value, object_hook=self.untag)
+        return self._decoder.decode(value)
 
 
 class _SessionInterface(SecureCookieSessionInterface):

@@ -70,9 +70,15 @@ _CARD_BY_CODE = {str(card): card for card in CARDS}
 _SUIT_INDEX = {suit.char: int(suit) for suit in Suit}
 
 
+def _card_index_of_row(row: Mapping[str, Any]) -> int:
+    """The index in ``CARDS`` of a ``card`` row's card (``card_type`` suit letter,
+    ``card_type_arg`` rank)."""
+    return _SUIT_INDEX[row["card_type"]] * 8 + int(row["card_type_arg"])
+
+
 def _card_of_row(row: Mapping[str, Any]) -> Card:
-    """The card of a ``card`` row (``card_type`` suit letter, ``card_type_arg`` rank)."""
-    return CARDS[_SUIT_INDEX[row["card_type"]] * 8 + int(row["card_type_arg"])]
+    """The card of a ``card`` row."""
+    return CARDS[_card_index_of_row(row)]
 
 
 def _codes(cards: Iterable[Card]) -> list[str]:
@@ -279,6 +285,21 @@ class Belote(Table):
                 hands[seats[int(row["card_location_arg"])]].append(card)
         return [sorted(hand) for hand in hands]
 
+    def _dealt_masks(self, plays: list[tuple[int, Card]]) -> list[int]:
+        """The card mask each seat was dealt this hand: what it holds at its ``hand``
+        location (a card played stays there until its trick is gathered) and what it played
+        (``plays``, the hand's plays)."""
+        seats = {pid: seat for seat, pid in enumerate(self.player_order())}
+        masks = [0, 0, 0, 0]
+        for row in self.get_object_list_from_db(
+            "SELECT card_type, card_type_arg, card_location_arg FROM card WHERE card_location = %s",
+            ("hand",),
+        ):
+            masks[seats[int(row["card_location_arg"])]] |= 1 << _card_index_of_row(row)
+        for seat, card in plays:
+            masks[seat] |= 1 << card.index
+        return masks
+
     def plays(self) -> list[tuple[int, Card]]:
         """``(seat, card)`` of the current hand's plays, in order."""
         return [(int(row["play_seat"]), _CARD_BY_CODE[row["play_card"]]) for row in
@@ -300,10 +321,8 @@ class Belote(Table):
             if bidding.contract is None:
                 raise GameSystemError("play_state: the current hand has no contract")
             plays = self.plays()
-            hands = self.hands(plays)
-            for seat, card in plays:
-                hands[seat].append(card)
-            state = PlayState(hands, bidding.contract, (self.dealer + 1) % 4, self.rules)
+            state = PlayState(self._dealt_masks(plays), bidding.contract, (self.dealer + 1) % 4,
+                              self.rules)
             for seat, card in plays:
                 state.play(card, seat)
             self.kept["play"] = state

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from framework.game.options import Option, OptionValue, Preference
@@ -261,12 +262,25 @@ def game_length(option: Callable[[str], int]) -> GameLength:
     return TARGETS[option("target")]
 
 
+#: the options a table's `Rules` come from (`rules_from_options`)
+RULE_KEYS = ("variant", "target", "undertrump", "second_round_any_suit", "all_no_trumps",
+             "raise_sequence", "belote_to_defence", "multiplier", "announcements", "announce_tie",
+             "contree_scoring", "round_points", "generale", "litige_at_end")
+
+
 def rules_from_options(option: Callable[[str], int]) -> Rules:
-    """The `Rules` of a table, from a getter of its option values by key.
+    """The `Rules` of a table, from a getter of its option values by key (one `Rules` per
+    combination of values: it is immutable, and every table of that combination shares it).
 
     >>> rules_from_options(lambda key: 2 if key == "variant" else 1).variant
     'contree'
     """
+    return _rules_of(tuple(option(key) for key in RULE_KEYS))
+
+
+@lru_cache(maxsize=512)
+def _rules_of(values: tuple[int, ...]) -> Rules:
+    option = dict(zip(RULE_KEYS, values, strict=True)).__getitem__
     length = game_length(option)
     return Rules(
         variant="contree" if option("variant") == CONTREE else "classic",
