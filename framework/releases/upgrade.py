@@ -557,18 +557,13 @@ def _move_check(platform: Engine, info: TableInfo) -> tuple[bool, str | None, st
     """What a production move needs of the platform database, in one statement (one round
     trip on the servers): whether the table is blocked, its game's production release and
     the release the registry records for the table (``info``'s when it has no row)."""
-    table = select(GameTableRecord).where(GameTableRecord.id == info.id)
-    query = select(
-        table.with_only_columns(GameTableRecord.id).scalar_subquery(),
-        table.with_only_columns(GameTableRecord.blocked).scalar_subquery(),
-        table.with_only_columns(GameTableRecord.release_version).scalar_subquery(),
-        select(GameRecord.production_version).where(GameRecord.name == info.game).scalar_subquery(),
-    )
+    target = select(GameRecord.production_version).where(GameRecord.name == info.game).scalar_subquery()
     with platform.connect() as conn:
-        found, blocked, recorded, target = conn.execute(query).one()
-    if found is None:
-        return False, target, info.release_version
-    return bool(blocked), target, recorded
+        row = conn.execute(select(GameTableRecord.blocked, GameTableRecord.release_version, target)
+                           .where(GameTableRecord.id == info.id)).first()
+        if row is None:  # the registry lost the row meanwhile: the game's release only
+            return False, conn.execute(select(target)).scalar(), info.release_version
+    return bool(row[0]), row[2], row[1]
 
 
 def before_action(site: ReleaseContext) -> Callable[[TableInfo], TableInfo]:

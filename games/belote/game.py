@@ -45,10 +45,12 @@ from .rules import (
     Suit,
     Trick,
     TrumpMode,
+    cards_of,
     compare_announcements,
     deal_classic_first,
     deal_classic_rest,
     deal_contree,
+    mask_of,
     new_bidding,
     trump_code,
 )
@@ -269,21 +271,11 @@ class Belote(Table):
         when the caller has read them already)."""
         state: PlayState | None = self.kept.get("play")
         if state is not None:
-            held = state.hands
-            return [sorted(card for card in CARDS if held[seat] >> card.index & 1) for seat in range(4)]
-        seats = {pid: seat for seat, pid in enumerate(self.player_order())}
+            return [cards_of(mask) for mask in state.hands]
         if plays is None and self.hand_no and self.bidding().contract is not None:
             plays = self.plays()
-        played = {card for _, card in plays or ()}
-        hands: list[list[Card]] = [[], [], [], []]
-        for row in self.get_object_list_from_db(
-            "SELECT card_type, card_type_arg, card_location_arg FROM card WHERE card_location = %s",
-            ("hand",),
-        ):
-            card = _card_of_row(row)
-            if card not in played:
-                hands[seats[int(row["card_location_arg"])]].append(card)
-        return [sorted(hand) for hand in hands]
+        played = mask_of(card for _, card in plays or ())
+        return [cards_of(mask & ~played) for mask in self._dealt_masks(plays or [])]
 
     def _dealt_masks(self, plays: list[tuple[int, Card]]) -> list[int]:
         """The card mask each seat was dealt this hand: what it holds at its ``hand``

@@ -158,7 +158,8 @@ def make_second_chance(ws: Workspace, v1: int) -> None:
     ws.append("game.py", DATA_STEP.format(v1=v1))
 
 
-#: the ``arena`` command, with the site's extra games folder in its registry
+#: the ``arena`` command with the games of ARENA_EXTRA_GAMES, as the server has them (the
+#: CLI's own support for that variable is another change's; this gives it the same registry)
 CLI = """
 import framework.web as web
 from framework.web.server import registry_from_env

@@ -63,10 +63,6 @@ class SignedIn:
         assert answer.status_code == 200, answer.text
 
 
-# ``arena`` with the games of ARENA_EXTRA_GAMES, as the server has them (the CLI's own
-# support for that variable is another change's; this gives the command the same registry).
-
-
 
 def test_two_workers_run_each_move_on_the_release_the_cli_moved_the_table_to(
         workspace: Workspace) -> None:
