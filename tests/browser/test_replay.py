@@ -116,7 +116,9 @@ def test_replay_timeline_on_a_finished_belote_game(chromium: Browser, live: dict
     expect(bar).to_have_count(0)
     page.wait_for_function("() => !document.body.classList.contains('replaying')")
     expect(page.locator("#bt-final")).to_be_visible()
-    assert not page.title().startswith("Replay")
+    # The tab's title is redrawn once the table's own state has loaded again (asynchronously).
+    page.wait_for_function("() => !document.title.startsWith('Replay')", timeout=10_000)
+    assert page.title().startswith("End of game")
 
     # The lobby's finished tables link to their replay.
     page.goto(live["url"] + "/")
