@@ -71,6 +71,18 @@ _PLAYER_RATES = ("contracts_made_rate", "defence_success_rate")
 _CARD_BY_CODE = {str(card): card for card in CARDS}
 _SUIT_INDEX = {suit.char: int(suit) for suit in Suit}
 
+#: A hand's plays and held cards in one statement (``hand_kind`` 1 and 2, each in its rows'
+#: order), and the same with its bids first (``hand_kind`` 0): ``Belote._plays_and_dealt_masks``.
+_PLAYS_AND_CARDS_READ = (
+    "SELECT 1 AS hand_kind, play_seat AS hand_seat, play_card AS hand_code, 0 AS hand_rank, "
+    "play_id AS hand_order FROM card_play WHERE play_hand = %s "
+    "UNION ALL SELECT 2 AS hand_kind, card_location_arg AS hand_seat, card_type AS hand_code, "
+    "card_type_arg AS hand_rank, card_id AS hand_order FROM card WHERE card_location = %s "
+    "ORDER BY hand_kind, hand_order")
+_HAND_READ = (
+    "SELECT 0 AS hand_kind, bid_seat AS hand_seat, bid_code AS hand_code, 0 AS hand_rank, "
+    "bid_id AS hand_order FROM bid WHERE bid_hand = %s UNION ALL " + _PLAYS_AND_CARDS_READ)
+
 
 def _card_index_of_row(row: Mapping[str, Any]) -> int:
     """The index in ``CARDS`` of a ``card`` row's card (``card_type`` suit letter,
@@ -256,12 +268,16 @@ class Belote(Table):
         """The current hand's bidding, replayed from the ``bid`` rows (read it, never change it)."""
         bidding: Bidding | None = self.kept.get("bidding")
         if bidding is None:
-            bidding = new_bidding(self.rules, self.dealer, self.turned)
-            for row in self.get_object_list_from_db(
-                "SELECT bid_seat, bid_code FROM bid WHERE bid_hand = %s ORDER BY bid_id", (self.hand_no,)
-            ):
-                bidding.apply(row["bid_code"], int(row["bid_seat"]))
-            self.kept["bidding"] = bidding
+            bidding = self._replay_bids(self.get_object_list_from_db(
+                "SELECT bid_seat, bid_code FROM bid WHERE bid_hand = %s ORDER BY bid_id", (self.hand_no,)))
+        return bidding
+
+    def _replay_bids(self, rows: Iterable[Mapping[str, Any]]) -> Bidding:
+        """The hand's bidding from its ``bid`` rows (``bid_seat``, ``bid_code``), kept."""
+        bidding = new_bidding(self.rules, self.dealer, self.turned)
+        for row in rows:
+            bidding.apply(row["bid_code"], int(row["bid_seat"]))
+        self.kept["bidding"] = bidding
         return bidding
 
     def hands(self, plays: list[tuple[int, Card]] | None = None) -> list[list[Card]]:
@@ -273,23 +289,29 @@ class Belote(Table):
         if state is not None:
             return [cards_of(mask) for mask in state.hands]
         if plays is None and self.hand_no and self.bidding().contract is not None:
-            plays = self.plays()
+            plays, masks = self._plays_and_dealt_masks()
+        else:
+            masks = self._dealt_masks(plays or [])
         played = mask_of(card for _, card in plays or ())
-        return [cards_of(mask & ~played) for mask in self._dealt_masks(plays or [])]
+        return [cards_of(mask & ~played) for mask in masks]
 
     def _dealt_masks(self, plays: list[tuple[int, Card]]) -> list[int]:
         """The card mask each seat was dealt this hand: what it holds at its ``hand``
         location (a card played stays there until its trick is gathered) and what it played
         (``plays``, the hand's plays)."""
-        seats = {pid: seat for seat, pid in enumerate(self.player_order())}
-        masks = [0, 0, 0, 0]
-        for row in self.get_object_list_from_db(
+        masks = self._held_masks(self.get_object_list_from_db(
             "SELECT card_type, card_type_arg, card_location_arg FROM card WHERE card_location = %s",
-            ("hand",),
-        ):
-            masks[seats[int(row["card_location_arg"])]] |= 1 << _card_index_of_row(row)
+            ("hand",)))
         for seat, card in plays:
             masks[seat] |= 1 << card.index
+        return masks
+
+    def _held_masks(self, rows: Iterable[Mapping[str, Any]]) -> list[int]:
+        """The card mask at each seat's ``hand`` location, from those ``card`` rows."""
+        seats = {pid: seat for seat, pid in enumerate(self.player_order())}
+        masks = [0, 0, 0, 0]
+        for row in rows:
+            masks[seats[int(row["card_location_arg"])]] |= 1 << _card_index_of_row(row)
         return masks
 
     def plays(self) -> list[tuple[int, Card]]:
@@ -298,6 +320,24 @@ class Belote(Table):
                 self.get_object_list_from_db(
                     "SELECT play_seat, play_card FROM card_play WHERE play_hand = %s ORDER BY play_id",
                     (self.hand_no,))]
+
+    def _plays_and_dealt_masks(self) -> tuple[list[tuple[int, Card]], list[int]]:
+        """``plays()`` and ``_dealt_masks`` in one statement; the ``bid`` rows too (replayed
+        and kept) when the hand's bidding is not kept: what a worker reads of a hand in play
+        whose table another worker played last."""
+        with_bids = "bidding" not in self.kept
+        hand = self.hand_no
+        rows = self.get_object_list_from_db(_HAND_READ, (hand, hand, "hand")) if with_bids else \
+            self.get_object_list_from_db(_PLAYS_AND_CARDS_READ, (hand, "hand"))
+        bids = [{"bid_seat": r["hand_seat"], "bid_code": r["hand_code"]} for r in rows if int(r["hand_kind"]) == 0]
+        if with_bids:
+            self._replay_bids(bids)
+        plays = [(int(r["hand_seat"]), _CARD_BY_CODE[r["hand_code"]]) for r in rows if int(r["hand_kind"]) == 1]
+        masks = self._held_masks({"card_type": r["hand_code"], "card_type_arg": r["hand_rank"],
+                                  "card_location_arg": r["hand_seat"]} for r in rows if int(r["hand_kind"]) == 2)
+        for seat, card in plays:
+            masks[seat] |= 1 << card.index
+        return plays, masks
 
     def play_state(self, bidding: Bidding | None = None) -> PlayState:
         """The current hand's card play, replayed (and checked) from the stored plays (read
@@ -309,12 +349,14 @@ class Belote(Table):
         """
         state: PlayState | None = self.kept.get("play")
         if state is None:
+            bidding = bidding or self.kept.get("bidding")
+            if bidding is not None and bidding.contract is None:
+                raise GameSystemError("play_state: the current hand has no contract")
+            plays, masks = self._plays_and_dealt_masks()  # with the bids when they were not kept
             bidding = bidding or self.bidding()
             if bidding.contract is None:
                 raise GameSystemError("play_state: the current hand has no contract")
-            plays = self.plays()
-            state = PlayState(self._dealt_masks(plays), bidding.contract, (self.dealer + 1) % 4,
-                              self.rules)
+            state = PlayState(masks, bidding.contract, (self.dealer + 1) % 4, self.rules)
             for seat, card in plays:
                 state.play(card, seat)
             self.kept["play"] = state

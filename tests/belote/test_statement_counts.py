@@ -122,3 +122,33 @@ def test_a_card_and_a_bid_cost_few_statements(harness: GameHarness, monkeypatch:
     assert max(cards[1:]) <= CARD_LIMIT[dialect], (cards, log)
     assert max(trick_ends) <= TRICK_END_LIMIT[dialect], trick_ends
     assert max(bids[1:]) <= BID_LIMIT[dialect], bids
+
+
+#: a card played by a worker that did not play the table's last move (its kept copy is
+#: behind): the globals, the player rows and the hand (bids, plays and held cards in one
+#: statement) are read again, on top of the card's own statements
+CARD_AFTER_ANOTHER_WORKER_READS = 3
+
+
+def test_a_card_after_another_worker_reads_the_hand_in_one_statement(
+        harness: GameHarness, monkeypatch: pytest.MonkeyPatch) -> None:
+    t = harness.create_table(players=4, seed=11)
+    rng = random.Random(5)
+    log: list[str] = []
+    monkeypatch.setattr(t.runtime.store, "connect", counted(t, log))
+    reads: list[int] = []
+    for _ in range(60):
+        if t.is_over:
+            break
+        pid, action, args, trick, move = next_move(t, rng)
+        hand = hand_of(t)
+        t.runtime.forget_kept(t.id)  # as if another worker had played the move before
+        log.clear()
+        t.runtime.act(t.id, pid, action, args, seen_move=move)
+        if action != "play_card" or trick == 3 or hand_of(t) != hand:
+            continue
+        selects = [sql for sql in log if sql.lstrip().upper().startswith(("SELECT", "(WITH THE LOCK) SELECT"))]
+        assert any("card_play" in sql and "bid" in sql and "card_location" in sql for sql in selects), selects
+        reads.append(len(selects))
+    assert reads, "the game must have played cards"
+    assert max(reads) <= CARD_AFTER_ANOTHER_WORKER_READS, (reads, log)
