@@ -329,12 +329,14 @@ class Belote(Table):
         hand = self.hand_no
         rows = self.get_object_list_from_db(_HAND_READ, (hand, hand, "hand")) if with_bids else \
             self.get_object_list_from_db(_PLAYS_AND_CARDS_READ, (hand, "hand"))
-        bids = [{"bid_seat": r["hand_seat"], "bid_code": r["hand_code"]} for r in rows if int(r["hand_kind"]) == 0]
+        kinds: tuple[list[dict[str, Any]], ...] = ([], [], [])
+        for row in rows:
+            kinds[int(row["hand_kind"])].append(row)
         if with_bids:
-            self._replay_bids(bids)
-        plays = [(int(r["hand_seat"]), _CARD_BY_CODE[r["hand_code"]]) for r in rows if int(r["hand_kind"]) == 1]
+            self._replay_bids({"bid_seat": r["hand_seat"], "bid_code": r["hand_code"]} for r in kinds[0])
+        plays = [(int(r["hand_seat"]), _CARD_BY_CODE[r["hand_code"]]) for r in kinds[1]]
         masks = self._held_masks({"card_type": r["hand_code"], "card_type_arg": r["hand_rank"],
-                                  "card_location_arg": r["hand_seat"]} for r in rows if int(r["hand_kind"]) == 2)
+                                  "card_location_arg": r["hand_seat"]} for r in kinds[2])
         for seat, card in plays:
             masks[seat] |= 1 << card.index
         return plays, masks
