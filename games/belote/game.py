@@ -71,14 +71,14 @@ _PLAYER_RATES = ("contracts_made_rate", "defence_success_rate")
 _CARD_BY_CODE = {str(card): card for card in CARDS}
 _SUIT_INDEX = {suit.char: int(suit) for suit in Suit}
 
-#: A hand's plays and held cards in one statement (``hand_kind`` 1 and 2, each in its rows'
-#: order), and the same with its bids first (``hand_kind`` 0): ``Belote._plays_and_dealt_masks``.
+#: A hand's plays and held cards in one statement (``hand_kind`` 1 and 2), and the same with
+#: its bids (``hand_kind`` 0): ``Belote._plays_and_dealt_masks``, which puts the bids and plays
+#: in order (by ``hand_order``, their ids: an ORDER BY over the whole would sort every card row).
 _PLAYS_AND_CARDS_READ = (
     "SELECT 1 AS hand_kind, play_seat AS hand_seat, play_card AS hand_code, 0 AS hand_rank, "
     "play_id AS hand_order FROM card_play WHERE play_hand = %s "
     "UNION ALL SELECT 2 AS hand_kind, card_location_arg AS hand_seat, card_type AS hand_code, "
-    "card_type_arg AS hand_rank, card_id AS hand_order FROM card WHERE card_location = %s "
-    "ORDER BY hand_kind, hand_order")
+    "card_type_arg AS hand_rank, card_id AS hand_order FROM card WHERE card_location = %s")
 _HAND_READ = (
     "SELECT 0 AS hand_kind, bid_seat AS hand_seat, bid_code AS hand_code, 0 AS hand_rank, "
     "bid_id AS hand_order FROM bid WHERE bid_hand = %s UNION ALL " + _PLAYS_AND_CARDS_READ)
@@ -88,6 +88,10 @@ def _card_index_of_row(row: Mapping[str, Any]) -> int:
     """The index in ``CARDS`` of a ``card`` row's card (``card_type`` suit letter,
     ``card_type_arg`` rank)."""
     return _SUIT_INDEX[row["card_type"]] * 8 + int(row["card_type_arg"])
+
+
+def _first(item: tuple[Any, ...]) -> Any:
+    return item[0]
 
 
 def _card_of_row(row: Mapping[str, Any]) -> Card:
@@ -329,14 +333,23 @@ class Belote(Table):
         hand = self.hand_no
         rows = self.get_object_list_from_db(_HAND_READ, (hand, hand, "hand")) if with_bids else \
             self.get_object_list_from_db(_PLAYS_AND_CARDS_READ, (hand, "hand"))
-        kinds: tuple[list[dict[str, Any]], ...] = ([], [], [])
-        for row in rows:
-            kinds[int(row["hand_kind"])].append(row)
+        seats = {pid: seat for seat, pid in enumerate(self.player_order())}
+        masks = [0, 0, 0, 0]
+        bids: list[tuple[int, dict[str, Any]]] = []
+        ordered_plays: list[tuple[int, int, Card]] = []
+        for r in rows:
+            kind, seat, code = int(r["hand_kind"]), int(r["hand_seat"]), r["hand_code"]
+            if kind == 2:
+                masks[seats[seat]] |= 1 << (_SUIT_INDEX[code] * 8 + int(r["hand_rank"]))
+            elif kind == 1:
+                ordered_plays.append((int(r["hand_order"]), seat, _CARD_BY_CODE[code]))
+            else:
+                bids.append((int(r["hand_order"]), {"bid_seat": seat, "bid_code": code}))
         if with_bids:
-            self._replay_bids({"bid_seat": r["hand_seat"], "bid_code": r["hand_code"]} for r in kinds[0])
-        plays = [(int(r["hand_seat"]), _CARD_BY_CODE[r["hand_code"]]) for r in kinds[1]]
-        masks = self._held_masks({"card_type": r["hand_code"], "card_type_arg": r["hand_rank"],
-                                  "card_location_arg": r["hand_seat"]} for r in kinds[2])
+            bids.sort(key=_first)
+            self._replay_bids(bid for _, bid in bids)
+        ordered_plays.sort(key=_first)
+        plays = [(seat, card) for _, seat, card in ordered_plays]
         for seat, card in plays:
             masks[seat] |= 1 << card.index
         return plays, masks
