@@ -90,6 +90,25 @@ def next_move(t: TestTable, rng: random.Random) -> tuple[int, str, dict[str, Any
         return pid, "bid", {"bid": bid}, -1, move
 
 
+def played(t: TestTable, rng: random.Random, log: list[str], moves: int,
+           behind: bool = False) -> Iterator[tuple[str, int]]:
+    """Play up to ``moves`` moves; after each one that stays within its hand (a hand that ends,
+    with its scoring and a new deal, is not one move's cost), yield its action and the trick's
+    size before it, ``log`` holding its statements. ``behind``: each move starts without the
+    runtime's kept copy, as on a worker that did not play the move before."""
+    for _ in range(moves):
+        if t.is_over:
+            return
+        pid, action, args, trick, move = next_move(t, rng)
+        hand = hand_of(t)
+        if behind:
+            t.runtime.forget_kept(t.id)
+        log.clear()
+        t.runtime.act(t.id, pid, action, args, seen_move=move)  # as the page sends it
+        if hand_of(t) == hand:
+            yield action, trick
+
+
 def test_a_card_and_a_bid_cost_few_statements(harness: GameHarness, monkeypatch: pytest.MonkeyPatch) -> None:
     t = harness.create_table(players=4, seed=7)
     rng = random.Random(3)
@@ -98,15 +117,7 @@ def test_a_card_and_a_bid_cost_few_statements(harness: GameHarness, monkeypatch:
     cards: list[int] = []
     trick_ends: list[int] = []
     bids: list[int] = []
-    for _ in range(80):
-        if t.is_over:
-            break
-        pid, action, args, trick, move = next_move(t, rng)
-        hand = hand_of(t)
-        log.clear()
-        t.runtime.act(t.id, pid, action, args, seen_move=move)  # as the page sends it
-        if hand_of(t) != hand:  # a hand that ends (scoring, a new deal) is not one move's cost
-            continue
+    for action, trick in played(t, rng, log, 80):
         if action == "bid":
             with t.read() as table:  # the bid that ends the bidding also deals the rest
                 if table.gamestate.state().name == "playerTurn":
@@ -137,15 +148,8 @@ def test_a_card_after_another_worker_reads_the_hand_in_one_statement(
     log: list[str] = []
     monkeypatch.setattr(t.runtime.store, "connect", counted(t, log))
     reads: list[int] = []
-    for _ in range(60):
-        if t.is_over:
-            break
-        pid, action, args, trick, move = next_move(t, rng)
-        hand = hand_of(t)
-        t.runtime.forget_kept(t.id)  # as if another worker had played the move before
-        log.clear()
-        t.runtime.act(t.id, pid, action, args, seen_move=move)
-        if action != "play_card" or trick == 3 or hand_of(t) != hand:
+    for action, trick in played(t, rng, log, 60, behind=True):
+        if action != "play_card" or trick == 3:
             continue
         selects = [sql for sql in log if sql.lstrip().upper().startswith(("SELECT", "(WITH THE LOCK) SELECT"))]
         assert any("card_play" in sql and "bid" in sql and "card_location" in sql for sql in selects), selects
