@@ -82,3 +82,26 @@ def test_the_cli_defaults_to_the_states_style(tmp_path: Path) -> None:
     assert result.exit_code != 0 and "modern" in result.output
     with pytest.raises(UserError, match="Unknown style modern"):
         new_game("odd", tmp_path, "modern")
+
+
+@pytest.mark.parametrize("style", [ScaffoldStyle.STATES, ScaffoldStyle.CLASSIC])
+def test_every_draw_tells_the_deck_count_through_a_reshuffle(tmp_path: Path, style: ScaffoldStyle) -> None:
+    """The page's deck counter follows the draws' ``deck_count``; without it the client counts
+    down from the deal and stays at 0 after the discard pile is shuffled back (CI saw 0
+    where the table had 23)."""
+    games = tmp_path / "games"
+    games.mkdir()
+    folder = new_game(f"pig{style}", games, style)
+    with GameHarness.for_folder(folder, tmp_path) as h:
+        table = h.create_table(players=2, seed=5)
+        last_id, counts = 0, list[int]()
+        while not table.is_over and len(counts) < 200:
+            player = table.active_player
+            table.act(player, "draw")
+            drawn = [n for n in table.notifications(None, last_id) if n["type"] in ("draw", "bust")]
+            assert drawn, "a draw is told"
+            last_id = int(table.notifications(None, last_id)[-1]["id"])
+            assert drawn[-1]["args"]["deck_count"] == table.data(None)["deck_count"]
+            counts.append(int(drawn[-1]["args"]["deck_count"]))
+        assert any(later > earlier for earlier, later in zip(counts, counts[1:], strict=False)), \
+            f"the deck must have been shuffled back at least once: {counts}"
