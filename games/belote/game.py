@@ -84,14 +84,15 @@ _HAND_READ = (
     "bid_id AS hand_order FROM bid WHERE bid_hand = %s UNION ALL " + _PLAYS_AND_CARDS_READ)
 
 
+def _card_index(suit: str, rank: Any) -> int:
+    """The index in ``CARDS`` of the card of ``suit`` (its letter) and ``rank``."""
+    return _SUIT_INDEX[suit] * 8 + int(rank)
+
+
 def _card_index_of_row(row: Mapping[str, Any]) -> int:
     """The index in ``CARDS`` of a ``card`` row's card (``card_type`` suit letter,
     ``card_type_arg`` rank)."""
-    return _SUIT_INDEX[row["card_type"]] * 8 + int(row["card_type_arg"])
-
-
-def _first(item: tuple[Any, ...]) -> Any:
-    return item[0]
+    return _card_index(row["card_type"], row["card_type_arg"])
 
 
 def _card_of_row(row: Mapping[str, Any]) -> Card:
@@ -272,15 +273,16 @@ class Belote(Table):
         """The current hand's bidding, replayed from the ``bid`` rows (read it, never change it)."""
         bidding: Bidding | None = self.kept.get("bidding")
         if bidding is None:
-            bidding = self._replay_bids(self.get_object_list_from_db(
-                "SELECT bid_seat, bid_code FROM bid WHERE bid_hand = %s ORDER BY bid_id", (self.hand_no,)))
+            rows = self.get_object_list_from_db(
+                "SELECT bid_seat, bid_code FROM bid WHERE bid_hand = %s ORDER BY bid_id", (self.hand_no,))
+            bidding = self._replay_bids((int(row["bid_seat"]), row["bid_code"]) for row in rows)
         return bidding
 
-    def _replay_bids(self, rows: Iterable[Mapping[str, Any]]) -> Bidding:
-        """The hand's bidding from its ``bid`` rows (``bid_seat``, ``bid_code``), kept."""
+    def _replay_bids(self, bids: Iterable[tuple[int, str]]) -> Bidding:
+        """The hand's bidding from its bids (``(seat, bid code)``, in order), kept."""
         bidding = new_bidding(self.rules, self.dealer, self.turned)
-        for row in rows:
-            bidding.apply(row["bid_code"], int(row["bid_seat"]))
+        for seat, code in bids:
+            bidding.apply(code, seat)
         self.kept["bidding"] = bidding
         return bidding
 
@@ -303,53 +305,38 @@ class Belote(Table):
         """The card mask each seat was dealt this hand: what it holds at its ``hand``
         location (a card played stays there until its trick is gathered) and what it played
         (``plays``, the hand's plays)."""
-        masks = self._held_masks(self.get_object_list_from_db(
+        seats = {pid: seat for seat, pid in enumerate(self.player_order())}
+        masks = [0, 0, 0, 0]
+        for row in self.get_object_list_from_db(
             "SELECT card_type, card_type_arg, card_location_arg FROM card WHERE card_location = %s",
-            ("hand",)))
+            ("hand",),
+        ):
+            masks[seats[int(row["card_location_arg"])]] |= 1 << _card_index_of_row(row)
         for seat, card in plays:
             masks[seat] |= 1 << card.index
         return masks
 
-    def _held_masks(self, rows: Iterable[Mapping[str, Any]]) -> list[int]:
-        """The card mask at each seat's ``hand`` location, from those ``card`` rows."""
-        seats = {pid: seat for seat, pid in enumerate(self.player_order())}
-        masks = [0, 0, 0, 0]
-        for row in rows:
-            masks[seats[int(row["card_location_arg"])]] |= 1 << _card_index_of_row(row)
-        return masks
-
-    def plays(self) -> list[tuple[int, Card]]:
-        """``(seat, card)`` of the current hand's plays, in order."""
-        return [(int(row["play_seat"]), _CARD_BY_CODE[row["play_card"]]) for row in
-                self.get_object_list_from_db(
-                    "SELECT play_seat, play_card FROM card_play WHERE play_hand = %s ORDER BY play_id",
-                    (self.hand_no,))]
-
     def _plays_and_dealt_masks(self) -> tuple[list[tuple[int, Card]], list[int]]:
-        """``plays()`` and ``_dealt_masks`` in one statement; the ``bid`` rows too (replayed
-        and kept) when the hand's bidding is not kept: what a worker reads of a hand in play
-        whose table another worker played last."""
+        """The hand's plays (``(seat, card)``, in order) and ``_dealt_masks`` in one statement;
+        the ``bid`` rows too (replayed and kept) when the hand's bidding is not kept: what a
+        worker reads of a hand in play whose table another worker played last."""
         with_bids = "bidding" not in self.kept
         hand = self.hand_no
         rows = self.get_object_list_from_db(_HAND_READ, (hand, hand, "hand")) if with_bids else \
             self.get_object_list_from_db(_PLAYS_AND_CARDS_READ, (hand, "hand"))
         seats = {pid: seat for seat, pid in enumerate(self.player_order())}
         masks = [0, 0, 0, 0]
-        bids: list[tuple[int, dict[str, Any]]] = []
-        ordered_plays: list[tuple[int, int, Card]] = []
+        bids: list[tuple[int, int, str]] = []  # (row id, seat, code): sorted below
+        played: list[tuple[int, int, str]] = []
         for r in rows:
             kind, seat, code = int(r["hand_kind"]), int(r["hand_seat"]), r["hand_code"]
             if kind == 2:
-                masks[seats[seat]] |= 1 << (_SUIT_INDEX[code] * 8 + int(r["hand_rank"]))
-            elif kind == 1:
-                ordered_plays.append((int(r["hand_order"]), seat, _CARD_BY_CODE[code]))
+                masks[seats[seat]] |= 1 << _card_index(code, r["hand_rank"])
             else:
-                bids.append((int(r["hand_order"]), {"bid_seat": seat, "bid_code": code}))
+                (played if kind == 1 else bids).append((int(r["hand_order"]), seat, code))
         if with_bids:
-            bids.sort(key=_first)
-            self._replay_bids(bid for _, bid in bids)
-        ordered_plays.sort(key=_first)
-        plays = [(seat, card) for _, seat, card in ordered_plays]
+            self._replay_bids((seat, code) for _, seat, code in sorted(bids))
+        plays = [(seat, _CARD_BY_CODE[code]) for _, seat, code in sorted(played)]
         for seat, card in plays:
             masks[seat] |= 1 << card.index
         return plays, masks
@@ -364,9 +351,6 @@ class Belote(Table):
         """
         state: PlayState | None = self.kept.get("play")
         if state is None:
-            bidding = bidding or self.kept.get("bidding")
-            if bidding is not None and bidding.contract is None:
-                raise GameSystemError("play_state: the current hand has no contract")
             plays, masks = self._plays_and_dealt_masks()  # with the bids when they were not kept
             bidding = bidding or self.bidding()
             if bidding.contract is None:

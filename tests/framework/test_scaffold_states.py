@@ -98,9 +98,10 @@ def test_every_draw_tells_the_deck_count_through_a_reshuffle(tmp_path: Path, sty
         while not table.is_over and len(counts) < 200:
             player = table.active_player
             table.act(player, "draw")
-            drawn = [n for n in table.notifications(None, last_id) if n["type"] in ("draw", "bust")]
+            told = table.notifications(None, last_id)
+            drawn = [n for n in told if n["type"] in ("draw", "bust")]
             assert drawn, "a draw is told"
-            last_id = int(table.notifications(None, last_id)[-1]["id"])
+            last_id = int(told[-1]["id"])
             assert drawn[-1]["args"]["deck_count"] == table.data(None)["deck_count"]
             counts.append(int(drawn[-1]["args"]["deck_count"]))
         assert any(later > earlier for earlier, later in zip(counts, counts[1:], strict=False)), \
