@@ -72,7 +72,8 @@ class RedisBus(ListeningBus):
         backoff = BACKOFF_FIRST_S
         connected_before = False
         while not self._stop.is_set():
-            pubsub: Any = self._listener.pubsub()  # type: ignore[no-untyped-call]
+            listener: Any = self._listener  # redis before 8.2 leaves pubsub() untyped
+            pubsub: Any = listener.pubsub()
             try:
                 pubsub.subscribe(self._control)
                 listening: set[str] = set()
