@@ -162,6 +162,10 @@ def create_tables(site: Site, game: str, count: int, players: int, options: dict
     for table_id in sorted(ids):
         data = site.runtime.get_data(table_id, None)
         out.append((table_id, [int(p) for p in data["playerorder"]]))
+    # The bots' process lets the tables' connections go (a later use opens them again): the
+    # workers play the tables, and the bots need the open files for their sockets (an SQLite
+    # table kept open holds three).
+    site.store.close()
     return out
 
 
