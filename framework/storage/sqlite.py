@@ -295,15 +295,26 @@ class SQLiteStore:
             conn = SQLiteTableConnection(table_id, self.path(table_id), checkpoint_off=True)
             self._open[table_id] = conn
             if len(self._open) > self.max_open:
-                for old_id, old in list(self._open.items()):
-                    if len(self._open) <= self.max_open:
-                        break
-                    if old_id != table_id and old.lock.acquire(blocking=False):
-                        del self._open[old_id]
-                        # closing may checkpoint (the last connection to the file): not here
-                        self.checkpointer.close_later(old.raw)
-                        old.lock.release()
+                self._close_least_recent(keep=table_id)
             return conn
+
+    def _close_least_recent(self, keep: int) -> None:
+        """Let the least recently used connections go until ``max_open`` are left, skipping
+        ``keep``'s and those in use (they stay the least recent); from the front of the LRU order, so each
+        checkout past the bound costs one or two pops, not a walk over every open table
+        (thousands at a large site). ``_pool_lock`` is held."""
+        opened, busy = self._open, []
+        while opened and len(opened) + len(busy) > self.max_open:
+            old_id, old = opened.popitem(last=False)
+            if old_id == keep or not old.lock.acquire(blocking=False):
+                busy.append((old_id, old))
+                continue
+            # closing may checkpoint (the last connection to the file): not here
+            self.checkpointer.close_later(old.raw)
+            old.lock.release()
+        for old_id, old in reversed(busy):
+            opened[old_id] = old
+            opened.move_to_end(old_id, last=False)
 
     @contextmanager
     def connect(self, table_id: int, write: bool = True,

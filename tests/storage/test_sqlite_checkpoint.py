@@ -95,6 +95,28 @@ def test_a_connection_the_store_lets_go_is_closed_by_the_thread(tmp_path: Path) 
             assert db.execute("SELECT n FROM t").rows == [{"n": 1}]
 
 
+def test_the_store_lets_the_least_recently_used_table_go_and_keeps_one_in_use(tmp_path: Path) -> None:
+    with store_at(tmp_path / "tables", max_open=3) as store:
+        for table_id in (1, 2, 3):
+            with store.create(table_id) as db:
+                db.execute("CREATE TABLE t (n INTEGER)")
+        with store.connect(1, write=False):
+            for table_id in (2, 3):  # used since: 1, still in use, is the least recent
+                with store.connect(table_id, write=False):
+                    pass
+            with store.create(4) as db:  # 1 is skipped, 2 goes
+                db.execute("CREATE TABLE t (n INTEGER)")
+            assert list(store._open) == [1, 3, 4]
+        with store.create(5) as db:  # 1, no longer in use, goes now
+            db.execute("CREATE TABLE t (n INTEGER)")
+        assert list(store._open) == [3, 4, 5]
+        store.max_open = 0
+        with store.connect(1, write=False) as db:  # opened again, and kept while in use
+            assert db.execute("SELECT COUNT(*) AS n FROM t").rows == [{"n": 0}]
+            assert list(store._open) == [1]
+        assert wait_until(lambda: store.checkpointer.closed == 5)
+
+
 def test_a_dropped_table_is_not_made_again_by_its_checkpoint(tmp_path: Path) -> None:
     with store_at(tmp_path / "tables") as store:
         store.checkpointer.every = 1
