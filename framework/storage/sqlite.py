@@ -303,7 +303,8 @@ class SQLiteStore:
         ``keep``'s and those in use (they stay the least recent); from the front of the LRU order, so each
         checkout past the bound costs one or two pops, not a walk over every open table
         (thousands at a large site). ``_pool_lock`` is held."""
-        opened, busy = self._open, []
+        opened = self._open
+        busy: list[tuple[int, SQLiteTableConnection]] = []
         while opened and len(opened) + len(busy) > self.max_open:
             old_id, old = opened.popitem(last=False)
             if old_id == keep or not old.lock.acquire(blocking=False):
