@@ -31,3 +31,26 @@ def test_the_heap_is_trimmed_once_it_shrank_and_the_memory_goes_back() -> None:
     assert rss_kib() < before - 30_000  # most of the ~80 MB given back
     assert trimmer.look() is False  # no new drop: no second trim
     assert kept and heap_in_use() > 0 and malloc_trim() is not None
+
+
+def test_a_settled_worker_freezes_what_it_loaded_and_collects_the_old_generations_rarely() -> None:
+    """In a process of its own (``gc.freeze`` would hold this test process's objects)."""
+    import subprocess
+    import sys
+
+    script = (
+        "import gc, weakref\n"
+        "from framework.web.server import GC_THRESHOLDS, settle_heap\n"
+        "settle_heap()\n"
+        "assert gc.get_threshold() == GC_THRESHOLDS, gc.get_threshold()\n"
+        "assert gc.get_freeze_count() > 1000, gc.get_freeze_count()\n"
+        "class Node: pass\n"
+        "a, b = Node(), Node(); a.other, b.other = b, a  # a cycle made once settled\n"
+        "gone = weakref.ref(a); del a, b\n"
+        "gc.collect()\n"
+        "assert gone() is None, 'a cycle made after settling is still collected'\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
