@@ -89,10 +89,11 @@ def start_heap_trimmer() -> None:
 #: what lives on (open streams, tables kept open, kept states) is what a collection of the
 #: older generations walks, every greenlet of the worker waiting meanwhile: with Python's
 #: thresholds, at 1,000 tables (4,000 open streams) each worker ran a full collection every
-#: few seconds, 130 ms on average and up to 390 ms. Rarer collections of the older
-#: generations: ``arena bench server --tables 1000 --pace 5`` measured action p99 62-123 ms
-#: with Python's thresholds and 23-37 ms with these, the same memory and CPU per action.
-GC_THRESHOLDS = (2000, 50, 200)
+#: few seconds, 130 ms on average and up to 390 ms. Full collections are much rarer here
+#: (the young generation is larger, and a full one waits for 200 of the middle one):
+#: ``arena bench server --tables 1000 --pace 5`` measured action p99 62-123 ms with
+#: Python's thresholds and 21-46 ms with these, the same memory and CPU per action.
+GC_THRESHOLDS = (2000, 10, 200)
 
 
 def settle_heap() -> None:
