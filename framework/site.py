@@ -52,7 +52,7 @@ class Site:
     streams: Streams = field(init=False)
 
     def __post_init__(self) -> None:
-        bus, poll_s = bus_for(self.store, self.bus_url)
+        bus, poll_s = bus_for(self.store, self.bus_url, self.instance_path)
         # Commits of other processes and machines wake this one's event streams; the bus
         # is opened by the first stream that waits or commit that publishes (after a fork).
         self.streams = Streams(self.store, lambda: self.runtime.now(), bus, site_channel(self.database_url),
@@ -100,15 +100,17 @@ class Site:
         self.platform.dispose()
 
 
-def bus_for(store: TableStore, bus_url: str | None) -> tuple[BusOpener, float | None]:
+def bus_for(store: TableStore, bus_url: str | None,
+            instance: Path | None = None) -> tuple[BusOpener, float | None]:
     """How a site's processes hear each other's commits: the bus (opened lazily) and how
     often to poll the game log for them (None: the bus reaches every process).
 
     ``bus_url`` (``redis://...``) on any backend; else on PostgreSQL LISTEN/NOTIFY on the
     site's own database; on SQLite a file beside the tables (``framework.live.bus_sqlite``:
-    the processes of one machine); else (MariaDB, or ``memory:``) the bus of one process,
-    and the poll (``ARENA_LOG_POLL_S``, default the store's ``poll_interval_s``) for the
-    others.
+    the processes of one machine); on MariaDB such a file in the ``instance`` folder for the
+    processes of this machine, and the poll (``ARENA_LOG_POLL_S``, default the store's
+    ``poll_interval_s``) for those of other machines; with ``memory:`` (or no ``instance``)
+    the bus of one process, and the poll for the others.
     """
     if bus_url and urlsplit(bus_url).scheme.lower() not in MEMORY_SCHEMES:
         return (lambda lost: open_bus(bus_url, on_reconnect=lost)), None
@@ -120,6 +122,9 @@ def bus_for(store: TableStore, bus_url: str | None) -> tuple[BusOpener, float | 
         return (lambda lost: open_bus(local, on_reconnect=lost)), None
     env = os.environ.get("ARENA_LOG_POLL_S")
     poll_s = float(env) if env else store.poll_interval_s
+    if not bus_url and instance is not None:
+        machine = sqlite_bus_url(instance / SQLITE_BUS_FILE)
+        return (lambda lost: open_bus(machine, on_reconnect=lost)), poll_s
 
     def in_process(lost: Callable[[], None]) -> Bus:
         return open_bus(None)

@@ -1,6 +1,8 @@
-"""The poll for commits of other processes where the bus does not reach them (the
-``InProcessBus``: SQLite, or MariaDB without Redis): the last gamelog id of each table a
-stream waits on, read every few milliseconds; a table whose id moved is woken."""
+"""The poll for commits of other processes where the bus does not reach them (MariaDB
+without Redis: the processes of other machines; ``ARENA_BUS_URL=memory:``: every other
+process): the last gamelog id of each table a stream waits on, read every few
+milliseconds; a table whose id moved, and for which no commit of this process or message
+of the bus woke the streams already, is woken."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ log = logging.getLogger(__name__)
 class Watched(Protocol):
     """What the poll needs of the streams (``framework.live.streams.Streams``)."""
 
-    committed_top: dict[int, int]
+    known_top: dict[int, int]  # table -> the last gamelog id its streams were woken for
 
     def watched_tables(self) -> list[int]: ...
 
@@ -54,15 +56,16 @@ class LogPoller:
         watched = self.streams.watched_tables()
         if not watched:
             return []
-        mine = self.streams.committed_top
+        mine = self.streams.known_top
         moved = []
         for tid, last in self.store.latest_packets(watched).items():
             if self._seen.get(tid) == last:
                 continue
             self._seen[tid] = last
-            # This process's own commit up to ``last``: its streams were woken already. A
-            # table seen for the first time is woken anyway (its stream may have read the log
-            # just before a commit that this first look includes).
+            # This process's own commit up to ``last``, or another's heard on the bus: its
+            # streams were woken already. A table seen for the first time is woken anyway
+            # (its stream may have read the log just before a commit that this first look
+            # includes).
             if mine.get(tid) != last:
                 moved.append(tid)
                 self.streams.wake(tid)

@@ -195,7 +195,9 @@ class Streams:
         self._listeners: dict[int, _Listeners] = {}
         self._listeners_lock = threading.Lock()
         self._fed: OrderedDict[int, None] = OrderedDict()  # tables with a feed, oldest first
-        self.committed_top: dict[int, int] = {}  # table -> last gamelog id of our last commit
+        # table -> the last gamelog id this process woke the table's streams for: its own
+        # commit's, or another process's heard on the bus (the poll wakes them for no other)
+        self.known_top: dict[int, int] = {}
         self.poller = LogPoller(store, self, poll_s) if poll_s is not None else None
         self.published = 0  # commit messages sent (tests, monitoring)
         self.heard = 0  # commit messages of other processes heard
@@ -268,6 +270,8 @@ class Streams:
                 carried = message.carried_packets()
             except ValueError:
                 log.warning("a commit message of table %s carried what is not packets", message.table_id)
+        if message.top is not None:
+            self.known_top[message.table_id] = message.top
         with entry.cond:
             entry.version += 1
             feed = entry.feed
@@ -289,7 +293,7 @@ class Streams:
         wrote and the status after it, when given), then tell the other processes. ``top``
         is the log's last id after it (None: unknown, or it may have gone back)."""
         if top is not None:
-            self.committed_top[table_id] = top
+            self.known_top[table_id] = top
         if published is None:
             self.wake(table_id)
         else:

@@ -79,18 +79,54 @@ def test_a_commit_in_another_process_wakes_the_streams_of_that_table(
         assert "picked" in [e["type"] for e in streams[0].received]
         streams[1].join(30)
         assert streams[1].received == []  # the table nobody played on sent nothing
-        poller = worker.streams.poller
-        if poller is None:  # PostgreSQL: the site's bus brings the commit's message
-            deadline = time.monotonic() + 10
-            while worker.streams.heard < 1 and time.monotonic() < deadline:
-                time.sleep(0.01)
-            assert worker.streams.heard >= 1
-        else:  # SQLite, MariaDB: one bus per process, and the poll found the commit
-            assert poller.wakeups >= 1 and worker.streams.heard == 0
+        # every backend: the bus brought the commit's message (PostgreSQL: the database's;
+        # SQLite and MariaDB: the file of this machine's processes)
+        deadline = time.monotonic() + 10
+        while worker.streams.heard < 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert worker.streams.heard >= 1
+        # MariaDB also polls the log, for the processes of other machines (below)
+        assert (worker.streams.poller is not None) == (worker.store.dialect == "mysql")
     finally:
         for stream in streams:
             stream.join(30)
         worker.close()
+
+
+@pytest.mark.all_backends
+def test_a_commit_on_another_machine_of_a_mariadb_site_is_found_by_the_poll(
+        lab_table: TestTable, registry: GameRegistry, database_url: str | None, tmp_path: Path) -> None:
+    """Another machine: an instance folder of its own, so no bus file in common (and no
+    Redis): only the poll of the log finds the commit."""
+    if lab_table.harness.site.store.dialect != "mysql":
+        pytest.skip("MariaDB only: PostgreSQL's bus is the database's, and an SQLite site is one machine")
+    a = lab_table.players[0]
+    last = lab_table.data(None)["notifications"]["last_packet_id"]
+    machine = Site.open(tmp_path / "other-machine", database_url=database_url, registry=registry)
+    stream = Stream(machine, lab_table.id, last)
+    try:
+        stream.start()
+        assert stream.waiting.wait(10)
+        poller = machine.streams.poller
+        assert poller is not None
+        # the act once the poll has looked at the table (a commit before would be found by
+        # the re-read that follows a subscription, not by the poll)
+        deadline = time.monotonic() + 10
+        while lab_table.id not in poller._seen and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert lab_table.id in poller._seen
+        woken = poller.wakeups
+        lab_table.act(a, "pick", number=3)
+        stream.join(30)
+        assert not stream.is_alive(), "the other machine's stream was never woken"
+        assert stream.received == lab_table.notifications(None, after=last)
+        deadline = time.monotonic() + 10  # the poll counts its wake-ups once it has made them
+        while poller.wakeups <= woken and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert poller.wakeups > woken and machine.streams.heard == 0
+    finally:
+        stream.join(30)
+        machine.close()
 
 
 def test_the_sqlite_poller_reads_a_log_only_when_another_connection_committed(tmp_path: Any) -> None:
@@ -238,6 +274,11 @@ def test_the_bus_is_chosen_by_url_then_by_backend(tmp_path: Path, monkeypatch: p
         notify_conninfo = "postgresql://postgres@127.0.0.1:5432/postgres"
         poll_interval_s = 0.05
 
+    class MariaLike:  # a store with no bus of its own
+        dialect = "mysql"
+        notify_conninfo = None
+        poll_interval_s = 0.01
+
     store = SQLiteStore(tmp_path)
     try:
         assert bus_for(store, "redis://127.0.0.1:6379/0")[1] is None  # a bus for every process
@@ -253,6 +294,17 @@ def test_the_bus_is_chosen_by_url_then_by_backend(tmp_path: Path, monkeypatch: p
         assert poll_s == store.poll_interval_s and isinstance(opener(lambda: None), InProcessBus)
         monkeypatch.setenv("ARENA_LOG_POLL_S", "0.5")
         assert bus_for(store, "memory:")[1] == 0.5
+        monkeypatch.delenv("ARENA_LOG_POLL_S")
+        # MariaDB: the file bus of this machine's processes in the instance folder, and the
+        # poll for other machines'; with memory:, the poll alone
+        opener, poll_s = bus_for(MariaLike(), None, tmp_path)  # type: ignore[arg-type]
+        bus = opener(lambda: None)
+        try:
+            assert poll_s == 0.01 and isinstance(bus, SqliteBus) and bus.path.parent == tmp_path
+        finally:
+            bus.close()
+        opener, poll_s = bus_for(MariaLike(), "memory:", tmp_path)  # type: ignore[arg-type]
+        assert poll_s == 0.01 and isinstance(opener(lambda: None), InProcessBus)
     finally:
         store.close()
 
