@@ -100,33 +100,36 @@ class Site:
         self.platform.dispose()
 
 
-def bus_for(store: TableStore, bus_url: str | None,
-            instance: Path | None = None) -> tuple[BusOpener, float | None]:
+def bus_for(store: TableStore, bus_url: str | None, instance: Path) -> tuple[BusOpener, float | None]:
     """How a site's processes hear each other's commits: the bus (opened lazily) and how
     often to poll the game log for them (None: the bus reaches every process).
 
     ``bus_url`` (``redis://...``) on any backend; else on PostgreSQL LISTEN/NOTIFY on the
-    site's own database; on SQLite a file beside the tables (``framework.live.bus_sqlite``:
-    the processes of one machine); on MariaDB such a file in the ``instance`` folder for the
-    processes of this machine, and the poll (``ARENA_LOG_POLL_S``, default the store's
-    ``poll_interval_s``) for those of other machines; with ``memory:`` (or no ``instance``)
-    the bus of one process, and the poll for the others.
+    site's own database; else a file of messages for the processes of this machine
+    (``framework.live.bus_sqlite``: beside the tables on SQLite, in the ``instance`` folder
+    on MariaDB, whose other machines also poll); with ``memory:`` the bus of one process.
+    The poll (``ARENA_LOG_POLL_S``, default the store's ``poll_interval_s``) runs wherever
+    the bus may not reach every process: on MariaDB and with ``memory:``.
     """
     if bus_url and urlsplit(bus_url).scheme.lower() not in MEMORY_SCHEMES:
         return (lambda lost: open_bus(bus_url, on_reconnect=lost)), None
     conninfo = store.notify_conninfo
     if conninfo is not None:
         return (lambda lost: open_bus(conninfo, on_reconnect=lost)), None
-    if not bus_url and isinstance(store, SQLiteStore):
-        local = sqlite_bus_url(store.directory / SQLITE_BUS_FILE)
-        return (lambda lost: open_bus(local, on_reconnect=lost)), None
     env = os.environ.get("ARENA_LOG_POLL_S")
     poll_s = float(env) if env else store.poll_interval_s
-    if not bus_url and instance is not None:
-        machine = sqlite_bus_url(instance / SQLITE_BUS_FILE)
-        return (lambda lost: open_bus(machine, on_reconnect=lost)), poll_s
+    if not bus_url:
+        if isinstance(store, SQLiteStore):  # one machine: the file reaches every process
+            return _file_bus(store.directory), None
+        return _file_bus(instance), poll_s
 
     def in_process(lost: Callable[[], None]) -> Bus:
         return open_bus(None)
 
     return in_process, poll_s
+
+
+def _file_bus(folder: Path) -> BusOpener:
+    """The bus of the processes of one machine: ``live-bus.sqlite`` in ``folder``."""
+    url = sqlite_bus_url(folder / SQLITE_BUS_FILE)
+    return lambda lost: open_bus(url, on_reconnect=lost)

@@ -300,9 +300,9 @@ class SQLiteStore:
 
     def _close_least_recent(self, keep: int) -> None:
         """Let the least recently used connections go until ``max_open`` are left, skipping
-        ``keep``'s and those in use (they stay the least recent); from the front of the LRU order, so each
-        checkout past the bound costs one or two pops, not a walk over every open table
-        (thousands at a large site). ``_pool_lock`` is held."""
+        ``keep``'s and those in use (they stay the least recent). From the front of the LRU
+        order: a checkout past the bound costs a pop or two, not a walk over every open
+        table (thousands at a large site). ``_pool_lock`` is held."""
         opened = self._open
         busy: list[tuple[int, SQLiteTableConnection]] = []
         while opened and len(opened) + len(busy) > self.max_open:

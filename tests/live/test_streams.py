@@ -281,19 +281,19 @@ def test_the_bus_is_chosen_by_url_then_by_backend(tmp_path: Path, monkeypatch: p
 
     store = SQLiteStore(tmp_path)
     try:
-        assert bus_for(store, "redis://127.0.0.1:6379/0")[1] is None  # a bus for every process
-        assert bus_for(store, "memory:")[1] == store.poll_interval_s  # one process's bus: and the poll
-        assert bus_for(PostgresLike(), None)[1] is None  # type: ignore[arg-type]  # LISTEN/NOTIFY
-        opener, poll_s = bus_for(store, None)  # SQLite: the file bus of the machine's processes
+        assert bus_for(store, "redis://127.0.0.1:6379/0", tmp_path)[1] is None  # a bus for every process
+        assert bus_for(store, "memory:", tmp_path)[1] == store.poll_interval_s  # one process's bus: and the poll
+        assert bus_for(PostgresLike(), None, tmp_path)[1] is None  # type: ignore[arg-type]  # LISTEN/NOTIFY
+        opener, poll_s = bus_for(store, None, tmp_path / "instance")  # SQLite: the file beside its tables
         bus = opener(lambda: None)
         try:
             assert poll_s is None and isinstance(bus, SqliteBus) and bus.path.parent == tmp_path
         finally:
             bus.close()
-        opener, poll_s = bus_for(store, "memory:")  # one process's bus, and the poll
+        opener, poll_s = bus_for(store, "memory:", tmp_path)  # one process's bus, and the poll
         assert poll_s == store.poll_interval_s and isinstance(opener(lambda: None), InProcessBus)
         monkeypatch.setenv("ARENA_LOG_POLL_S", "0.5")
-        assert bus_for(store, "memory:")[1] == 0.5
+        assert bus_for(store, "memory:", tmp_path)[1] == 0.5
         monkeypatch.delenv("ARENA_LOG_POLL_S")
         # MariaDB: the file bus of this machine's processes in the instance folder, and the
         # poll for other machines'; with memory:, the poll alone
