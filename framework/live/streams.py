@@ -136,15 +136,27 @@ class CommitMessage:
 
 @dataclass
 class _Listeners:
-    """One table's streams in this process."""
+    """One table's streams in this process.
+
+    ``lock`` guards ``version`` and ``feed``; ``changed`` is the event of the current
+    version, set (and replaced by a new one) when the version moves: the table's waiting
+    streams all wake on one event, where a condition would make and release a lock for each
+    waiter at every commit."""
 
     # Made with threading's names looked up when made, not when this module is imported:
     # gunicorn's master imports it before a gevent worker patches ``threading``.
-    cond: threading.Condition = field(default_factory=lambda: threading.Condition())
+    lock: threading.Lock = field(default_factory=lambda: threading.Lock())
+    changed: threading.Event = field(default_factory=lambda: threading.Event())
     version: int = 0
     waiting: int = 0  # streams blocked in ``wait`` right now
     feed: Feed | None = None  # the table's recent gamelog (framework.game.feed), true at ``version``
     read_at: float = float("-inf")  # time.monotonic() of this process's last read of the log
+
+    def moved(self) -> None:
+        """The version moved (call with ``lock`` held): wake the streams waiting on it."""
+        self.version += 1
+        changed, self.changed = self.changed, threading.Event()
+        changed.set()
 
 
 @dataclass
@@ -272,8 +284,8 @@ class Streams:
                 log.warning("a commit message of table %s carried what is not packets", message.table_id)
         if message.top is not None:
             self.known_top[message.table_id] = message.top
-        with entry.cond:
-            entry.version += 1
+        with entry.lock:
+            entry.moved()
             feed = entry.feed
             if feed is not None and message.top is not None and feed.top >= message.top:
                 feed.version = entry.version  # it holds the commit already (a stream read it)
@@ -285,7 +297,6 @@ class Streams:
                 fresh = [p for p in packets if p.id > feed.top]
                 if not (fresh and fresh[-1].id == message.top and feed.extend(fresh, status, entry.version)):
                     entry.feed = None
-            entry.cond.notify_all()
 
     def committed(self, table_id: int, top: int | None,
                   published: tuple[list[Packet], dict[str, Any]] | None = None) -> None:
@@ -371,7 +382,7 @@ class Streams:
                                                  db.dialect)).rows[0]["last_id"]
                 feed = Feed(int(top or 0), [], {}, seen_version)
         if len(packets) < limit and contiguous(packets, after):
-            with entry.cond:
+            with entry.lock:
                 if entry.version == seen_version:
                     self._keep_feed(table_id, entry, feed)
         return feed, packets
@@ -399,14 +410,13 @@ class Streams:
         feed does not hold yet (a stream may have read them already) must follow its top;
         otherwise the feed is dropped and the streams read. Always a wake-up: a stream that
         read the packets on its own did not wake the others."""
-        with entry.cond:
-            entry.version += 1
+        with entry.lock:
+            entry.moved()
             feed = entry.feed
             if feed is not None:
                 fresh = [p for p in packets if p.id > feed.top]
                 if not feed.extend(fresh, status if fresh else feed.status, entry.version):
                     entry.feed = None
-            entry.cond.notify_all()
 
     def _keep_feed(self, table_id: int, entry: _Listeners, feed: Feed) -> None:
         entry.feed = feed
@@ -436,10 +446,9 @@ class Streams:
         """Wake the table's streams: something they have not seen changed (the feed, which
         may not hold it, is dropped)."""
         entry = self._listeners_for(table_id)
-        with entry.cond:
-            entry.version += 1
+        with entry.lock:
+            entry.moved()
             entry.feed = None
-            entry.cond.notify_all()
 
     def wait(self, table_id: int, seen_version: int, timeout: float) -> int:
         """Block until the table changes after ``seen_version`` (or timeout); new version.
@@ -448,14 +457,17 @@ class Streams:
         (or the poll)."""
         self.listen()
         entry = self._listeners_for(table_id)
-        with entry.cond:
-            if entry.version == seen_version:
-                entry.waiting += 1
-                try:
-                    entry.cond.wait(timeout)
-                finally:
-                    entry.waiting -= 1
-            return entry.version
+        with entry.lock:
+            if entry.version != seen_version:
+                return entry.version
+            changed = entry.changed  # set when the version moves past ``seen_version``
+            entry.waiting += 1
+        try:
+            changed.wait(timeout)
+        finally:
+            with entry.lock:
+                entry.waiting -= 1
+        return entry.version
 
     def watched_tables(self) -> list[int]:
         """Tables that a stream of this process is waiting on now."""

@@ -1,5 +1,5 @@
 """``arena serve --production``: gunicorn with several gevent workers on one port
-(``gevent_pywsgi``: gevent's WSGI server sends an answer's head with its first body chunk).
+(``gevent_pywsgi``, gevent's WSGI server, with the handler of ``framework.web.worker``).
 
 The master migrates the platform database once, then forks the workers; each worker builds
 its own app (its own connections; its bus to the other workers and machines opens on first

@@ -90,6 +90,7 @@ class ArenaHandler(PyWSGIHandler):  # type: ignore[misc]
     _served = False
     _line_too_long = False
     _head_timer: Any = None
+    _held: bytearray | None = None  # the answer's head, while it waits for its first body chunk
 
     def __init__(self, sock: Any, address: Any, server: Any, rfile: Any = None) -> None:
         super().__init__(sock, address, server, sock.makefile("rb", READ_BUFFER) if rfile is None else rfile)
@@ -153,6 +154,24 @@ class ArenaHandler(PyWSGIHandler):  # type: ignore[misc]
         if message is None:
             return super().MessageClass(BytesIO(b"".join(lines)), *args)
         return message
+
+    def _write_with_headers(self, data: bytes) -> None:
+        """The answer's head and its first body chunk in one send (gevent sends the head on
+        its own, then the chunk: a move's answer cost two system calls and two TCP segments,
+        and woke the client twice)."""
+        self._held = bytearray()
+        try:
+            super()._write_with_headers(data)
+        finally:
+            held, self._held = self._held, None
+        if held:
+            super()._sendall(held)
+
+    def _sendall(self, data: bytes) -> None:
+        if self._held is not None:
+            self._held += data
+            return
+        super()._sendall(data)
 
     def log_request(self) -> None:
         """gunicorn's access log line, when there is one (``--access-logfile``): without it

@@ -355,8 +355,9 @@ def test_an_idle_stream_reads_the_log_once_per_table_not_once_per_stream(lab_tab
 
 def test_a_table_s_streams_wait_with_what_gevent_patched_after_the_import(tmp_path: Path) -> None:
     """gunicorn's master imports the streams before a gevent worker patches ``threading``:
-    a table's condition still locks with gevent's lock (an OS lock held by one greenlet
-    would block the whole worker), and a wake-up reaches a greenlet waiting on the table."""
+    a table's lock and wake-up event are gevent's (an OS lock held by one greenlet, or an
+    OS event waited on, would block the whole worker), and a wake-up reaches a greenlet
+    waiting on the table."""
     pytest.importorskip("gevent")
     import subprocess
     import sys
@@ -370,7 +371,8 @@ def test_a_table_s_streams_wait_with_what_gevent_patched_after_the_import(tmp_pa
         from framework.core.clock import utcnow
         streams = live.Streams(SQLiteStore({str(tmp_path)!r}), utcnow)
         entry = streams._listeners_for(1)
-        assert isinstance(entry.cond._lock._block, gevent.thread.LockType), type(entry.cond._lock._block)
+        assert isinstance(entry.lock, gevent.thread.LockType), type(entry.lock)
+        assert isinstance(entry.changed, gevent.event.Event), type(entry.changed)
         waiter = gevent.spawn(streams.wait, 1, 0, 10.0)
         gevent.sleep(0.05)
         streams.wake(1)

@@ -67,3 +67,74 @@ def test_a_connection_reads_through_a_small_buffer_heads_longer_than_it() -> Non
     finally:
         ours.close()
         theirs.close()
+
+
+class _CountingSocket:
+    """A connection's socket that records what each send carried."""
+
+    def __init__(self, sock: socket.socket, sent: list[bytes]) -> None:
+        self._sock, self._sent = sock, sent
+
+    def sendall(self, data: bytes) -> None:
+        self._sent.append(bytes(data))
+        self._sock.sendall(data)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._sock, name)
+
+
+def _answer_sends(app: object, request: bytes) -> tuple[list[bytes], bytes]:
+    """What ``ArenaHandler`` sent, send by send, answering ``request`` with ``app``; and
+    what the client received."""
+    from gevent.pywsgi import WSGIServer
+
+    sent: list[bytes] = []
+
+    class Counting(ArenaHandler):  # type: ignore[misc]
+        def __init__(self, sock: socket.socket, address: object, server: object, rfile: object = None) -> None:
+            super().__init__(sock, address, server, rfile)
+            self.socket = _CountingSocket(self.socket, sent)
+
+        def log_request(self) -> None:
+            pass
+
+    server = WSGIServer(("127.0.0.1", 0), app, handler_class=Counting, log=None, error_log=None)
+    server.start()
+    try:
+        client = socket.create_connection(("127.0.0.1", server.server_port))
+        client.sendall(request)
+        received = b""
+        while not received.endswith((b'{"ok":true}', b"0\r\n\r\n")):
+            chunk = client.recv(65536)
+            assert chunk, received
+            received += chunk
+        client.close()
+    finally:
+        server.stop(timeout=1)
+    return sent, received
+
+
+def test_an_answer_s_head_goes_out_with_its_body_in_one_send() -> None:
+    """gevent sends an answer's head, then its body: two system calls and two segments for
+    a move's small answer. The worker's handler sends them together."""
+    def app(environ: dict[str, object], start_response: object) -> list[bytes]:
+        start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", "11")])  # type: ignore[operator]
+        return [b'{"ok":true}']
+
+    sent, received = _answer_sends(app, b"POST /act HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n"
+                                         b"Connection: close\r\n\r\n")
+    assert len(sent) == 1, sent
+    assert sent[0].startswith(b"HTTP/1.1 200 OK\r\n") and sent[0].endswith(b'\r\n\r\n{"ok":true}')
+    assert received == sent[0]
+
+
+def test_a_streamed_answer_s_head_goes_out_with_its_first_chunk() -> None:
+    """An event stream (chunked): the head with the first chunk, then one send per chunk."""
+    def app(environ: dict[str, object], start_response: object) -> object:
+        start_response("200 OK", [("Content-Type", "text/event-stream")])  # type: ignore[operator]
+        return iter([b"retry: 1000\n\n", b"data: {}\n\n"])
+
+    sent, received = _answer_sends(app, b"GET /events HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert sent[0].startswith(b"HTTP/1.1 200 OK\r\n") and sent[0].endswith(b"\r\n\r\nd\r\nretry: 1000\n\n\r\n")
+    assert sent[1] == b"a\r\ndata: {}\n\n\r\n"
+    assert b"".join(sent) == received and received.endswith(b"0\r\n\r\n")
