@@ -70,6 +70,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         ARENA_INSTANCE=str(default_instance_path()),
         SSE_KEEPALIVE=15.0, SSE_POLL=5.0, SSE_MAX_SECONDS=600.0,
         SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_HTTPONLY=True,
+        # a signed-in cookie is sent again when its session changes (its last use moves on
+        # at most once a minute: ``auth.session_is_alive``), not signed and sent again with
+        # every answer
+        SESSION_REFRESH_EACH_REQUEST=False,
         JSON_SORT_KEYS=False,
     )
     app.config.from_mapping(limits.DEFAULTS)

@@ -3,7 +3,10 @@ framing, no referrer to other sites, and no caching of what was not said to be c
 
 from __future__ import annotations
 
-from flask import Flask, Response, request
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from flask import Flask
 
 #: Only the site's own scripts, styles, images, fonts and connections; no inline script, no
 #: ``<style>`` element, no plugin, no framing, forms post to the site only. Inline *style
@@ -28,28 +31,40 @@ HEADERS = {
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "same-origin",
     "Cross-Origin-Opener-Policy": "same-origin",
+    # Pages, game data, move answers and event streams are one player's: never stored. An
+    # answer that says how it may be cached keeps its own (static files: ``no-cache`` with
+    # an ETag, or a ``max-age``).
+    "Cache-Control": "no-store",
 }
 
+StartResponse = Callable[..., Any]
+WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
-#: The routes of files that are the same for everyone (the framework's and the games' static files).
-STATIC_ENDPOINTS = frozenset({"static", "play.game_static"})
+
+class SecurityHeaders:
+    """WSGI middleware: the headers above (and the policy) on every answer, each unless the
+    view set it itself. They are added to the header list the application hands to
+    ``start_response``: constant pairs, not a werkzeug ``Headers`` operation each."""
+
+    def __init__(self, app: WSGIApp, policy: str) -> None:
+        self.app = app
+        wanted = {"Content-Security-Policy": policy, **HEADERS} if policy else dict(HEADERS)
+        self.wanted = [(name.lower(), (name, value)) for name, value in wanted.items()]
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        wanted = self.wanted
+
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            present = {name.lower() for name, _ in headers}
+            headers.extend([pair for lower, pair in wanted if lower not in present])
+            return start_response(status, headers, exc_info)
+
+        return self.app(environ, start)
 
 
 def init_app(app: Flask) -> None:
     """Add the headers to every answer (``CONTENT_SECURITY_POLICY`` in the config replaces
-    the policy; an empty one sends none)."""
+    the policy; an empty one sends none): the middleware wraps the Flask application itself
+    (``create_app`` calls this first; werkzeug's ``ProxyFix``, when on, goes around it)."""
     app.config.setdefault("CONTENT_SECURITY_POLICY", CONTENT_SECURITY_POLICY)
-
-    @app.after_request
-    def security_headers(response: Response) -> Response:
-        headers = response.headers
-        policy = app.config["CONTENT_SECURITY_POLICY"]
-        wanted = {"Content-Security-Policy": policy, **HEADERS} if policy else HEADERS
-        # the ones the view did not set (one look at the answer's headers, not one per name)
-        present = {name.lower() for name, _ in headers}
-        headers.extend([(name, value) for name, value in wanted.items() if name.lower() not in present])
-        # Pages, game data, move answers and event streams are one player's: never stored.
-        # Static files keep their own caching (``no-cache`` with an ETag).
-        if request.endpoint not in STATIC_ENDPOINTS:
-            headers["Cache-Control"] = "no-store"
-        return response
+    app.wsgi_app = SecurityHeaders(app.wsgi_app, app.config["CONTENT_SECURITY_POLICY"])  # type: ignore[method-assign]

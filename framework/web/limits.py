@@ -99,9 +99,14 @@ def init_app(app: Flask) -> None:
         # a NUL in the query's names or values comes from "%00" (or a raw NUL): only then is
         # the query decoded here
         query = environ.get("QUERY_STRING", "")
-        if "\x00" in request.path or (("%00" in query or "\x00" in query) and _has_nul(request.args)):
+        # the path as the server decoded it (``request.path`` is the same text)
+        if "\x00" in environ.get("PATH_INFO", "") or (("%00" in query or "\x00" in query)
+                                                     and _has_nul(request.args)):
             raise _nul()
-        if request.method != "GET" and request.mimetype in FORMS and _has_nul(request.form):
+        # a form's type is parsed only when the raw header may name one
+        if environ.get("REQUEST_METHOD") != "GET" \
+                and environ.get("CONTENT_TYPE", "").lstrip().lower().startswith(FORMS) \
+                and request.mimetype in FORMS and _has_nul(request.form):
             raise _nul()
 
 

@@ -6,6 +6,7 @@ Studio), else the signed-in player; on a production table, only the signed-in pl
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import time
@@ -235,10 +236,18 @@ def act(table_id: int, action: str) -> Any:
 
 
 def json_answer(data: dict[str, Any]) -> Any:
-    """``jsonify(data)`` (the same bytes) without its checks of the arguments."""
+    """``jsonify(data)`` (the same bytes) without its checks of the arguments, through an
+    encoder made once (``json.dumps`` with arguments makes one per call)."""
     app = current_app
-    body = app.json.dumps(data, separators=(",", ":")) + "\n"
-    return app.response_class(body, mimetype=app.json.mimetype)  # type: ignore[attr-defined]
+    provider = app.json
+    body = _answer_encoder(bool(getattr(provider, "ensure_ascii", True)),
+                           bool(getattr(provider, "sort_keys", True))).encode(data) + "\n"
+    return app.response_class(body, content_type="application/json")
+
+
+@functools.lru_cache(maxsize=4)
+def _answer_encoder(ensure_ascii: bool, sort_keys: bool) -> json.JSONEncoder:
+    return json.JSONEncoder(separators=(",", ":"), ensure_ascii=ensure_ascii, sort_keys=sort_keys)
 
 
 def action_arguments(body: bytes) -> dict[str, Any]:

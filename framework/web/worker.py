@@ -97,7 +97,12 @@ class ArenaHandler(PyWSGIHandler):  # type: ignore[misc]
 
     def handle(self) -> None:
         self.socket.settimeout(self.client_timeout or None)
-        super().handle()
+        try:
+            super().handle()
+        finally:
+            timer, self._head_timer = self._head_timer, None
+            if timer is not None:
+                timer.close()
 
     def handle_one_request(self) -> Any:
         try:
@@ -109,7 +114,10 @@ class ArenaHandler(PyWSGIHandler):  # type: ignore[misc]
         if self._served and not self._next_request_begins():
             return ""  # closed, or idle longer than keepalive: the connection ends
         self._served = True
-        self._head_timer = Timeout.start_new(self.header_timeout, HeadTimeout("request head too slow"))
+        timer = self._head_timer  # one per connection, started for each request's head
+        if timer is None:
+            timer = self._head_timer = Timeout(self.header_timeout, HeadTimeout("request head too slow"))
+        timer.start()
         limit = self.limit_request_line or 8190
         line: bytes = self.rfile.readline(limit + 1)
         self._line_too_long = len(line) > limit and not line.endswith(b"\n")
@@ -187,9 +195,9 @@ class ArenaHandler(PyWSGIHandler):  # type: ignore[misc]
         return super()._handle_client_error(ex)
 
     def _stop_head_timer(self) -> None:
-        timer, self._head_timer = self._head_timer, None
+        timer = self._head_timer
         if timer is not None:
-            timer.close()
+            timer.cancel()
 
 
 class ArenaWorker(GeventPyWSGIWorker):  # type: ignore[misc]

@@ -104,10 +104,14 @@ def test_half_open_connections_do_not_starve_the_server(server: Server) -> None:
             s.close()
 
 
-def test_a_head_sent_byte_by_byte_is_cut_off(server: Server) -> None:
+@pytest.mark.parametrize("after_an_answer", [False, True], ids=["first request", "next request"])
+def test_a_head_sent_byte_by_byte_is_cut_off(server: Server, after_an_answer: bool) -> None:
     """A client that keeps sending one header byte at a time does not keep its slot: the
-    deadline runs from the request's first byte."""
+    deadline runs from the request's first byte, for each request of a kept-alive
+    connection (the connection's one timer is started again for the next head)."""
     with server.connect() as s:
+        if after_an_answer:
+            _read_page(s)
         s.sendall(b"GET / HTTP/1.1\r\nX-Slow: ")
         deadline = time.monotonic() + DEADLINE
         closed = False
@@ -125,16 +129,21 @@ def test_a_head_sent_byte_by_byte_is_cut_off(server: Server) -> None:
         assert closed
 
 
+def _read_page(s: socket.socket) -> None:
+    """Ask for the lobby on ``s`` (kept alive) and read the whole answer."""
+    s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    s.settimeout(DEADLINE)
+    received = b""
+    while b"</html>" not in received:
+        chunk = s.recv(65536)
+        assert chunk, "closed before the answer"
+        received += chunk
+    assert received.startswith(b"HTTP/1.1 200")
+
+
 def test_an_idle_kept_alive_connection_is_closed(server: Server) -> None:
     with server.connect() as s:
-        s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-        s.settimeout(DEADLINE)
-        received = b""
-        while b"</html>" not in received:
-            chunk = s.recv(65536)
-            assert chunk, "closed before the answer"
-            received += chunk
-        assert received.startswith(b"HTTP/1.1 200")
+        _read_page(s)
         rest = s.recv(100)  # nothing more comes: after keepalive seconds the server closes
         assert rest == b""
 

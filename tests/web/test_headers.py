@@ -4,9 +4,12 @@ static files keep their own caching."""
 
 from __future__ import annotations
 
-from flask import Flask
+from collections.abc import Callable
 
-from framework.web.headers import CONTENT_SECURITY_POLICY
+from flask import Flask
+from werkzeug.datastructures import Headers
+
+from framework.web.headers import CONTENT_SECURITY_POLICY, SecurityHeaders
 from tests.web.conftest import Browser
 
 
@@ -52,10 +55,23 @@ def test_no_page_has_inline_script(app: Flask, browser: Browser, table_id: int, 
 
 
 def test_a_header_the_view_set_is_kept_once(app: Flask) -> None:
-    with app.test_request_context("/"):
-        answer = app.response_class("x", headers={"X-Frame-Options": "SAMEORIGIN",
-                                                  "content-security-policy": "default-src 'none'"})
-        answer = app.process_response(answer)
-    assert answer.headers.getlist("X-Frame-Options") == ["SAMEORIGIN"]
-    assert answer.headers.getlist("Content-Security-Policy") == ["default-src 'none'"]
-    assert answer.headers["X-Content-Type-Options"] == "nosniff"
+    def view(environ: dict[str, object], start_response: Callable[..., object]) -> list[bytes]:
+        start_response("200 OK", [("X-Frame-Options", "SAMEORIGIN"),
+                                  ("content-security-policy", "default-src 'none'"),
+                                  ("Cache-Control", "max-age=60")])
+        return [b"x"]
+
+    sent: list[tuple[str, list[tuple[str, str]]]] = []
+    wrapped = SecurityHeaders(view, CONTENT_SECURITY_POLICY)
+    assert list(wrapped({}, lambda status, headers, exc_info=None: sent.append((status, headers)))) == [b"x"]
+    answer = Headers(sent[0][1])
+    assert answer.getlist("X-Frame-Options") == ["SAMEORIGIN"]
+    assert answer.getlist("Content-Security-Policy") == ["default-src 'none'"]
+    assert answer.getlist("Cache-Control") == ["max-age=60"]  # it said how it may be cached
+    assert answer["X-Content-Type-Options"] == "nosniff"
+
+
+def test_the_icon_keeps_its_own_caching(browser: Browser) -> None:
+    answer = browser.get("/favicon.ico")
+    assert answer.status_code == 200 and answer.headers["Cache-Control"] == "public, max-age=86400"
+    assert answer.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY

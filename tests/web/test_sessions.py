@@ -224,3 +224,22 @@ def test_a_path_of_the_site_is_kept(site_app: Flask) -> None:
     assert answer.headers["Location"] == "/gamehelp"
     answer = who.post("/login", data={"name": "pat", "password": PASSWORD, "next": "/gamehelp"})
     assert answer.headers["Location"] == "/gamehelp"
+
+
+def test_a_move_sends_the_cookie_again_only_when_the_session_changed(site_app: Flask) -> None:
+    """A signed-in player's answers carry no new cookie while their session is unchanged
+    (nothing to sign again on every move); once its last use is due to move on (at most once
+    a minute), the answer carries the cookie, and the session still speaks for the player."""
+    table = _production_table(site_app)
+    pat = Visitor(site_app, "pat")
+    answer = pat.get(f"/table/{table}/data")
+    assert answer.status_code == 200 and answer.headers.getlist("Set-Cookie") == []
+    with pat.client.session_transaction() as session:
+        session["seen"] = int(time.time()) - 120
+    answer = pat.post(f"/table/{table}/act/pick", json={"number": 1})
+    assert answer.status_code == 200
+    cookies = answer.headers.getlist("Set-Cookie")
+    assert len(cookies) == 1 and cookies[0].startswith("session=")
+    with pat.client.session_transaction() as session:
+        assert time.time() - session["seen"] < 60
+    assert denied(pat.get("/me")) is None
