@@ -3,8 +3,9 @@ framing, no referrer to other sites, and no caching of what was not said to be c
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
+from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
 
 from flask import Flask
 
@@ -37,21 +38,17 @@ HEADERS = {
     "Cache-Control": "no-store",
 }
 
-StartResponse = Callable[..., Any]
-WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
-
-
 class SecurityHeaders:
     """WSGI middleware: the headers above (and the policy) on every answer, each unless the
     view set it itself. They are added to the header list the application hands to
     ``start_response``: constant pairs, not a werkzeug ``Headers`` operation each."""
 
-    def __init__(self, app: WSGIApp, policy: str) -> None:
+    def __init__(self, app: WSGIApplication, policy: str) -> None:
         self.app = app
         wanted = {"Content-Security-Policy": policy, **HEADERS} if policy else dict(HEADERS)
         self.wanted = [(name.lower(), (name, value)) for name, value in wanted.items()]
 
-    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         wanted = self.wanted
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:

@@ -36,6 +36,10 @@ DEFAULT_CLIENT_TIMEOUT = 60.0
 #: more of resident memory.
 READ_BUFFER = 1024
 
+#: Bytes of an answer's first body chunk that are sent in one send with its head (a
+#: larger one, a replay's events say, is not copied for it: gevent sends the two apart).
+ONE_SEND_MAX = 64 * 1024
+
 _TOO_LONG = b"HTTP/1.1 414 URI Too Long\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
 _TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n"
               b"Content-Length: 0\r\n\r\n")
@@ -166,7 +170,11 @@ class ArenaHandler(PyWSGIHandler):  # type: ignore[misc]
     def _write_with_headers(self, data: bytes) -> None:
         """The answer's head and its first body chunk in one send (gevent sends the head on
         its own, then the chunk: a move's answer cost two system calls and two TCP segments,
-        and woke the client twice)."""
+        and woke the client twice). A chunk over ``ONE_SEND_MAX`` goes after the head as
+        gevent sends it, not copied behind it."""
+        if len(data) > ONE_SEND_MAX:
+            super()._write_with_headers(data)
+            return
         self._held = bytearray()
         try:
             super()._write_with_headers(data)

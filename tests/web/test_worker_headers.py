@@ -14,7 +14,7 @@ pytest.importorskip("gunicorn")
 from gevent import socket  # noqa: E402
 from gevent.pywsgi import headers_factory  # noqa: E402
 
-from framework.web.worker import READ_BUFFER, ArenaHandler, plain_headers  # noqa: E402
+from framework.web.worker import ONE_SEND_MAX, READ_BUFFER, ArenaHandler, plain_headers  # noqa: E402
 
 PLAIN = [
     b"Host: 127.0.0.1:5000\r\nCookie: session=a.b.c; lang=fr\r\nX-Arena-Move: 12\r\n"
@@ -104,7 +104,7 @@ def _answer_sends(app: object, request: bytes) -> tuple[list[bytes], bytes]:
         client = socket.create_connection(("127.0.0.1", server.server_port))
         client.sendall(request)
         received = b""
-        while not received.endswith((b'{"ok":true}', b"0\r\n\r\n")):
+        while not received.endswith((b'{"ok":true}', b"0\r\n\r\n", b"!")):  # each test's last bytes
             chunk = client.recv(65536)
             assert chunk, received
             received += chunk
@@ -138,3 +138,17 @@ def test_a_streamed_answer_s_head_goes_out_with_its_first_chunk() -> None:
     assert sent[0].startswith(b"HTTP/1.1 200 OK\r\n") and sent[0].endswith(b"\r\n\r\nd\r\nretry: 1000\n\n\r\n")
     assert sent[1] == b"a\r\ndata: {}\n\n\r\n"
     assert b"".join(sent) == received and received.endswith(b"0\r\n\r\n")
+
+
+def test_a_large_body_is_not_copied_behind_its_head() -> None:
+    """A first chunk over ``ONE_SEND_MAX`` (a replay's events) goes after the head, as gevent
+    sends it, rather than copied into one buffer with it."""
+    body = b"z" * ONE_SEND_MAX + b"!"
+
+    def app(environ: dict[str, object], start_response: object) -> list[bytes]:
+        start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])  # type: ignore[operator]
+        return [body]
+
+    sent, received = _answer_sends(app, b"GET /replay HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert len(sent) == 2 and sent[0].endswith(b"\r\n\r\n") and sent[1] == body
+    assert b"".join(sent) == received
